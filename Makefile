@@ -1,0 +1,36 @@
+# quizapp — `make run` serves the app, `make test` runs the whole suite (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: install run test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	mkdir -p instance
+	$(BIN)/quizapp db upgrade --directory migrations
+	$(BIN)/quizapp content load
+	$(BIN)/quizapp run --host $(HOST) --port $(PORT)
+
+test: install
+	$(BIN)/ruff check quizapp tests bench
+	$(BIN)/quizapp content check
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
+
+bench: install
+	$(BIN)/python bench/engine_vs_torch.py
+	$(BIN)/python bench/puzzles.py
+	$(BIN)/python bench/server.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
