@@ -1,0 +1,80 @@
+"""Daily study planning: which due and new items make today's session, and when "today" began."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta, timezone
+from typing import TypeVar
+
+from quizapp.srs.intervals import canonicalize_utc
+
+T = TypeVar("T")
+
+DEFAULT_NEW_LIMIT = 20
+DEFAULT_REVIEW_LIMIT = 200
+# Real-world UTC offsets run from -12:00 to +14:00; allow the symmetric +-14:00 band.
+MAX_TZ_OFFSET_MINUTES = 14 * 60
+
+
+def _validate_count(value: object, name: str) -> int:
+    """A non-negative int (bools refused), or ValueError naming the field."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a non-negative int, got {value!r}")
+    return value
+
+
+def compute_remaining(limit: int, done_today: int) -> int:
+    """How many more items a daily ``limit`` allows after ``done_today`` (never below zero)."""
+    return max(0, _validate_count(limit, "limit") - _validate_count(done_today, "done_today"))
+
+
+def plan_session(
+    due: Sequence[T],
+    new: Sequence[T],
+    *,
+    new_done_today: int,
+    reviews_done_today: int,
+    new_limit: int = DEFAULT_NEW_LIMIT,
+    review_limit: int = DEFAULT_REVIEW_LIMIT,
+) -> list[T]:
+    """Items to study now: due items first, then new ones, each capped by what is left today.
+
+    ``due`` must already be ordered by due time (oldest first) and ``new`` in the order new
+    items should be introduced; both orders are kept.  Due items are capped by
+    ``review_limit - reviews_done_today`` and new items by ``new_limit - new_done_today``; the
+    two limits are independent, as in the user's settings.  Inputs are not modified.
+    """
+    reviews_left = compute_remaining(
+        _validate_count(review_limit, "review_limit"),
+        _validate_count(reviews_done_today, "reviews_done_today"),
+    )
+    new_left = compute_remaining(
+        _validate_count(new_limit, "new_limit"),
+        _validate_count(new_done_today, "new_done_today"),
+    )
+    return list(due[:reviews_left]) + list(new[:new_left])
+
+
+def day_start(now: datetime, tz_offset_minutes: int = 0) -> datetime:
+    """Start of the user's current day, as a timezone-aware UTC datetime.
+
+    The user's day is the calendar day at ``now`` shifted by ``tz_offset_minutes`` (minutes
+    east of UTC: +60 for UTC+01:00, -300 for UTC-05:00).  Reviews at or after the returned
+    moment count toward today's limits.
+    """
+    moment = canonicalize_utc(now)
+    offset = _validate_offset(tz_offset_minutes)
+    local = moment.astimezone(timezone(offset))
+    local_midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
+    return local_midnight.astimezone(UTC)
+
+
+def _validate_offset(tz_offset_minutes: object) -> timedelta:
+    """The offset as a timedelta if it is an int within +-MAX_TZ_OFFSET_MINUTES, else ValueError."""
+    if isinstance(tz_offset_minutes, bool) or not isinstance(tz_offset_minutes, int):
+        raise ValueError(f"tz_offset_minutes must be an int, got {tz_offset_minutes!r}")
+    if abs(tz_offset_minutes) > MAX_TZ_OFFSET_MINUTES:
+        raise ValueError(
+            f"tz_offset_minutes must be within +-{MAX_TZ_OFFSET_MINUTES}, got {tz_offset_minutes}"
+        )
+    return timedelta(minutes=tz_offset_minutes)

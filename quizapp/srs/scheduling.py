@@ -1,0 +1,159 @@
+"""FSRS scheduling of one item: new states, reviews and the interval each rating would give."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from fsrs import Card, Rating, Scheduler, State
+
+from quizapp.srs.intervals import canonicalize_utc
+from quizapp.srs.rating import RATINGS, validate_rating
+
+# Scheduler settings are pinned here rather than taken from fsrs defaults, so that a library
+# upgrade which changes a default shows up as a failing golden test, not a silent reschedule.
+# Fuzzing is off: the same state, rating and time must always give the same schedule (undo and
+# the rating-button previews both depend on it).
+DEFAULT_DESIRED_RETENTION = 0.9
+# Anki's range for desired retention.  Outside it FSRS intervals stop being useful: near 1.0
+# every interval collapses to one day, and even at 0.7 three on-time Goods already give ~8 years.
+DESIRED_RETENTION_RANGE = (0.70, 0.99)
+LEARNING_STEPS = (timedelta(minutes=1), timedelta(minutes=10))
+RELEARNING_STEPS = (timedelta(minutes=10),)
+MAXIMUM_INTERVAL_DAYS = 36500
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+# The keys of fsrs's CardDict, i.e. what Card.to_dict() produces.
+_STATE_KEYS = frozenset(
+    {"card_id", "state", "step", "stability", "difficulty", "due", "last_review"}
+)
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    """Outcome of one review: the state to store, when the item is next due, and the fsrs log."""
+
+    state: dict  # JSON-serialisable fsrs Card.to_dict()
+    due: datetime  # timezone-aware UTC
+    log: dict  # JSON-serialisable fsrs ReviewLog.to_dict()
+
+
+def validate_desired_retention(desired_retention: object) -> float:
+    """Return the retention as a float if it lies in DESIRED_RETENTION_RANGE, else ValueError."""
+    low, high = DESIRED_RETENTION_RANGE
+    if isinstance(desired_retention, bool) or not isinstance(desired_retention, int | float):
+        raise ValueError(f"desired retention must be a number, got {desired_retention!r}")
+    if not (math.isfinite(desired_retention) and low <= desired_retention <= high):
+        raise ValueError(
+            f"desired retention must be between {low} and {high}, got {desired_retention!r}"
+        )
+    return float(desired_retention)
+
+
+def _build_scheduler(desired_retention: object) -> Scheduler:
+    """An fsrs Scheduler with the pinned settings, fuzzing off, at the given retention."""
+    return Scheduler(
+        desired_retention=validate_desired_retention(desired_retention),
+        learning_steps=LEARNING_STEPS,
+        relearning_steps=RELEARNING_STEPS,
+        maximum_interval=MAXIMUM_INTERVAL_DAYS,
+        enable_fuzzing=False,
+    )
+
+
+def _card_from_state(state: object) -> Card:
+    """Rebuild the fsrs Card a stored state describes; a malformed state raises ValueError."""
+    if not isinstance(state, dict):
+        raise ValueError(f"scheduling state must be a dict, got {type(state).__name__}")
+    if set(state) != _STATE_KEYS:
+        raise ValueError(
+            f"scheduling state must have exactly the keys {sorted(_STATE_KEYS)}, "
+            f"got {sorted(map(str, state))}"
+        )
+    try:
+        card = Card.from_dict(state)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"scheduling state is malformed: {exc}") from exc
+    card.due = canonicalize_utc(card.due, "state due")
+    if card.last_review is not None:
+        card.last_review = canonicalize_utc(card.last_review, "state last_review")
+    if (card.stability is None) != (card.difficulty is None):
+        raise ValueError("scheduling state must set both stability and difficulty, or neither")
+    if card.stability is not None and not (
+        math.isfinite(card.stability) and card.stability > 0 and math.isfinite(card.difficulty)
+    ):
+        raise ValueError("scheduling state needs a finite positive stability and finite difficulty")
+    if card.state != State.Learning and card.stability is None:
+        raise ValueError(f"scheduling state {card.state.name} needs stability and difficulty")
+    # fsrs keeps a step index while learning or relearning and None once in Review.
+    if card.state == State.Review:
+        if card.step is not None:
+            raise ValueError(f"scheduling state Review must have step None, got {card.step!r}")
+    elif isinstance(card.step, bool) or not isinstance(card.step, int) or card.step < 0:
+        raise ValueError(f"scheduling state {card.state.name} needs a step >= 0, got {card.step!r}")
+    return card
+
+
+def new_state(now: datetime, *, card_id: int | None = None) -> dict:
+    """State of a never-reviewed item, due at ``now``.
+
+    ``card_id`` only labels fsrs review logs; by default it is the epoch milliseconds of ``now``
+    (fsrs's own default, but taken from the given clock instead of the system one).
+    """
+    moment = canonicalize_utc(now)
+    if card_id is None:
+        card_id = (moment - _EPOCH) // timedelta(milliseconds=1)
+    elif isinstance(card_id, bool) or not isinstance(card_id, int):
+        raise ValueError(f"card_id must be an int, got {card_id!r}")
+    return Card(card_id=card_id, state=State.Learning, due=moment).to_dict()
+
+
+def is_new(state: dict) -> bool:
+    """True if the item described by ``state`` has never been reviewed."""
+    return _card_from_state(state).last_review is None
+
+
+def state_due(state: dict) -> datetime:
+    """When the item described by ``state`` is due, as a timezone-aware UTC datetime."""
+    return _card_from_state(state).due
+
+
+def review(
+    state: dict,
+    rating: int,
+    now: datetime,
+    *,
+    desired_retention: float = DEFAULT_DESIRED_RETENTION,
+    duration_ms: int | None = None,
+) -> ReviewResult:
+    """Apply one review with ``rating`` (1..4) at ``now`` and return the new state and log.
+
+    ``state`` is not modified.  Feeding the same state, rating, time and retention always gives
+    an identical result, so restoring a stored previous state undoes a review exactly.
+    """
+    grade = Rating(validate_rating(rating))
+    moment = canonicalize_utc(now)
+    if duration_ms is not None and (
+        isinstance(duration_ms, bool) or not isinstance(duration_ms, int) or duration_ms < 0
+    ):
+        raise ValueError(f"duration_ms must be a non-negative int or None, got {duration_ms!r}")
+    scheduler = _build_scheduler(desired_retention)
+    card, log = scheduler.review_card(
+        _card_from_state(state), grade, review_datetime=moment, review_duration=duration_ms
+    )
+    return ReviewResult(state=card.to_dict(), due=card.due, log=log.to_dict())
+
+
+def preview_intervals(
+    state: dict, now: datetime, *, desired_retention: float = DEFAULT_DESIRED_RETENTION
+) -> dict[int, timedelta]:
+    """For each rating 1..4, how long after ``now`` the item would be due if rated so now."""
+    moment = canonicalize_utc(now)
+    scheduler = _build_scheduler(desired_retention)
+    card = _card_from_state(state)
+    intervals: dict[int, timedelta] = {}
+    for rating in RATINGS:
+        reviewed, _ = scheduler.review_card(card, Rating(rating), review_datetime=moment)
+        intervals[rating] = reviewed.due - moment
+    return intervals
