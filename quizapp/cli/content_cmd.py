@@ -1,8 +1,49 @@
-"""`quizapp content`: placeholder until its issue lands."""
+"""`quizapp content`: commands for the question bank in content/."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import click
+
+from quizapp.content import SampleRunnerError, check_bank, default_content_root
+
+
+def canonicalize_root(path: Path | None) -> Path:
+    """The content folder to use, shown relative to the working directory when it is below it."""
+    root = path if path is not None else default_content_root()
+    relative = os.path.relpath(root.resolve())
+    return Path(relative) if not relative.startswith("..") else root
 
 
 @click.group("content")
 def content() -> None:
-    raise click.ClickException("not built yet")
+    """The question bank in content/ (cards, concept tags)."""
+
+
+@content.command("check")
+@click.option("--path", "path", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Content folder to check (default: the repo's content/, else ./content).")
+@click.option("--no-run", "no_run", is_flag=True,
+              help="Validate the files only; do not execute the code samples.")
+def check(path: Path | None, no_run: bool) -> None:
+    """Validate every card and run every code sample; exit status 1 on any problem."""
+    root = canonicalize_root(path)
+    try:
+        report = check_bank(root, run=not no_run)
+    except SampleRunnerError as err:
+        raise click.ClickException(str(err)) from None
+    for problem in report.problems:
+        click.echo(str(problem))
+    count = len(report.problems)
+    if no_run:
+        ran = "samples not run (--no-run)"
+    elif report.torch_version is None:
+        ran = "no samples to run"
+    else:
+        ran = f"ran {report.samples_run} samples under torch {report.torch_version}"
+    click.echo(f"{root}: {report.files} files, {report.cards} valid cards, {ran}; "
+               f"{count} problem{'s' if count != 1 else ''}")
+    if count:
+        click.get_current_context().exit(1)

@@ -1,0 +1,148 @@
+"""Read content/ (concepts.yaml and cards/*.md) into Cards, collecting every problem found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from quizapp.content.model import Card, ContentError, Problem
+from quizapp.content.parsing import parse_card
+from quizapp.content.samples import Sample
+from quizapp.content.validation import ID_RE, compute_card, validate_card
+
+CARDS_DIR = "cards"
+CONCEPTS_FILE = "concepts.yaml"
+CARD_SUFFIX = ".md"
+MAX_FILE_BYTES = 256 * 1024  # a card is a few kilobytes; anything near this is a mistake
+
+
+@dataclass
+class BankScan:
+    """Everything read from a content folder, including cards of files that had problems."""
+
+    cards: list[Card] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    files: int = 0
+
+
+def default_content_root() -> Path:
+    """The repo's content/ next to the quizapp package, else ./content."""
+    beside_package = Path(__file__).resolve().parents[2] / "content"
+    if (beside_package / CONCEPTS_FILE).is_file():
+        return beside_package
+    return Path.cwd() / "content"
+
+
+def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
+    """A file's UTF-8 text, or the problem that stops it from being read."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return None, [Problem(shown, 1, f"file is larger than {MAX_FILE_BYTES} bytes")]
+        return path.read_text(encoding="utf-8"), []
+    except UnicodeDecodeError as err:
+        return None, [Problem(shown, 1, f"file is not valid UTF-8: {err.reason}")]
+    except OSError as err:
+        return None, [Problem(shown, 1, f"cannot read file: {err.strerror or err}")]
+
+
+def compute_concepts(root: Path) -> tuple[dict[str, str], list[Problem]]:
+    """concepts.yaml as tag -> description, plus problems (never raises)."""
+    path = root / CONCEPTS_FILE
+    shown = str(path)
+    text, problems = read_text(path, shown)
+    if text is None:
+        return {}, problems
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        return {}, [Problem(shown, mark.line + 1 if mark else 1, f"not valid YAML: {err}")]
+    if not isinstance(data, dict) or not data:
+        return {}, [Problem(shown, 1, "concepts.yaml must map each tag to a one-line description")]
+    lines = {line.split(":", 1)[0].strip(): number
+             for number, line in enumerate(text.splitlines(), start=1)
+             if line[:1].strip() and not line.startswith("#") and ":" in line}
+    concepts: dict[str, str] = {}
+    for tag, description in data.items():
+        line = lines.get(str(tag), 1)
+        if not isinstance(tag, str) or not ID_RE.match(tag):
+            problems.append(Problem(shown, line, f"tag {tag!r} must be lower-case words joined by dashes"))
+        elif not isinstance(description, str) or not description.strip():
+            problems.append(Problem(shown, line, f"tag '{tag}' needs a one-line description"))
+        else:
+            concepts[tag] = description.strip()
+    return concepts, problems
+
+
+def load_concepts(path: str | Path) -> dict[str, str]:
+    """Tag -> description from ``<path>/concepts.yaml``; raises ContentError if it is malformed."""
+    concepts, problems = compute_concepts(Path(path))
+    if problems:
+        raise ContentError(problems)
+    return concepts
+
+
+def list_card_files(root: Path) -> tuple[list[Path], list[Problem]]:
+    """The ``*.md`` files in ``<root>/cards``; other visible entries there are problems."""
+    folder = root / CARDS_DIR
+    if not folder.is_dir():
+        return [], [Problem(str(folder), 1, "the cards folder does not exist")]
+    files, problems = [], []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_file() and entry.suffix == CARD_SUFFIX:
+            files.append(entry)
+        else:
+            problems.append(Problem(str(entry), 1, "not a card: cards are files named '<id>.md'"))
+    return files, problems
+
+
+def scan_bank(path: str | Path) -> BankScan:
+    """Parse and validate every card file under ``path`` without raising."""
+    root = Path(path)
+    scan = BankScan()
+    concepts, scan.problems = compute_concepts(root)
+    files, listing_problems = list_card_files(root)
+    scan.problems += listing_problems
+    first_use: dict[str, Problem] = {}
+    for file in files:
+        scan.files += 1
+        shown = str(file)
+        source_path = file.relative_to(root).as_posix()
+        text, read_problems = read_text(file, shown)
+        scan.problems += read_problems
+        if text is None:
+            continue
+        parsed = parse_card(text)
+        problems = [Problem(shown, line, message)
+                    for line, message in validate_card(parsed, source_path, concepts)]
+        card_id = (parsed.front or {}).get("id")
+        if isinstance(card_id, str):
+            here = Problem(shown, parsed.key_lines.get("id", 1), "")
+            if card_id in first_use:  # ids are what review history points at: never shared
+                first = first_use[card_id]
+                problems.append(Problem(shown, here.line, f"id '{card_id}' is already used by "
+                                                          f"{first.path}:{first.line}"))
+            else:
+                first_use[card_id] = here
+        scan.problems += problems
+        if problems:
+            continue
+        card = compute_card(parsed, source_path)
+        scan.cards.append(card)
+        code = next(s for s in parsed.sections if s.title == "Code")
+        python = next(f for f in code.fences if f.info == "python")
+        scan.samples.append(Sample(shown, python.line, card.code, card.code_output))
+    return scan
+
+
+def load_cards(path: str | Path) -> list[Card]:
+    """Every card under ``<path>/cards``, sorted by file name; raises ContentError on any problem."""
+    scan = scan_bank(path)
+    if scan.problems:
+        raise ContentError(scan.problems)
+    return scan.cards

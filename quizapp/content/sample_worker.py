@@ -1,0 +1,78 @@
+"""Worker process for the sample runner: imports torch once, then runs one sample per request.
+
+Protocol (one JSON object per line): the worker first answers ``{"ready": true, "torch": ...}``;
+each request ``{"source": ..., "filename": ...}`` gets ``{"stdout", "error", "error_line"}``.
+The samples are the repository's own card files (content/cards/*.md), never user input.
+This file is run by path (``python -P sample_worker.py``) so it imports nothing from quizapp.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import random
+import sys
+import traceback
+import warnings
+
+
+def open_protocol_streams() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
+    """Keep private copies of stdin/stdout for the protocol; a sample's stray fd writes go to stderr."""
+    requests = os.fdopen(os.dup(0), "r", encoding="utf-8")
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    os.dup2(2, 1)
+    return requests, replies
+
+
+def reset_global_state(torch) -> None:
+    """Give every sample the same starting point whatever ran before it in this process."""
+    torch.manual_seed(0)
+    random.seed(0)
+    torch.set_printoptions(profile="default", sci_mode=None)
+    torch.set_default_dtype(torch.float32)
+    torch.set_grad_enabled(True)
+
+
+def run_sample(torch, source: str, filename: str) -> dict:
+    """Execute ``source`` in a fresh namespace, capturing what it prints."""
+    reset_global_state(torch)
+    captured, discarded = io.StringIO(), io.StringIO()  # stderr (warnings) is not compared
+    namespace = {"__name__": "__main__", "__builtins__": __builtins__}
+    error, error_line = None, None
+    try:
+        code = compile(source, filename, "exec")
+        with (contextlib.redirect_stdout(captured), contextlib.redirect_stderr(discarded),
+              warnings.catch_warnings()):
+            exec(code, namespace)  # the repo's own sample, see the module docstring
+    except BaseException as exc:  # noqa: BLE001 - a sample may raise anything, SystemExit too
+        error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        frames = traceback.extract_tb(exc.__traceback__)
+        error_line = next((f.lineno for f in reversed(frames) if f.filename == filename), None)
+        if isinstance(exc, SyntaxError):
+            error_line = exc.lineno
+    return {"stdout": captured.getvalue(), "error": error, "error_line": error_line}
+
+
+def main() -> None:
+    requests, replies = open_protocol_streams()
+    # Imported once, after the protocol streams are safe from anything torch may print.
+    import torch
+
+    def send(message: dict) -> None:
+        replies.write(json.dumps(message) + "\n")
+        replies.flush()
+
+    send({"ready": True, "torch": torch.__version__})
+    for line in requests:
+        request = json.loads(line)
+        send(run_sample(torch, request["source"], request["filename"]))
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""`quizapp content check`: problems as file:line: message, a summary line, exit status."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from click.testing import CliRunner
+from content_fixtures import card_text, line_of
+
+from quizapp.cli.content_cmd import content
+from quizapp.content import default_content_root
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(content, ["check", *args])
+
+
+def test_no_run_validates_without_executing_samples(bank):
+    wrong_output = card_text("small-card").replace("(3, 1)\n```", "(9, 9)\n```")
+    root = bank({"small-card.md": wrong_output})
+    result = invoke("--path", str(root), "--no-run")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1].endswith(
+        "1 files, 1 valid cards, samples not run (--no-run); 0 problems")
+
+
+def test_problems_are_printed_and_exit_status_is_one(bank):
+    broken = card_text("small-card").replace("concepts: [stride, view]", "concepts: [strides]")
+    root = bank({"small-card.md": broken, "fine.md": card_text("fine")})
+    result = invoke("--path", str(root), "--no-run")
+    assert result.exit_code == 1
+    first, summary = result.output.splitlines()
+    path, line, message = first.split(":", 2)
+    assert path.endswith(os.path.join("cards", "small-card.md"))
+    assert int(line) == line_of(broken, "concepts:")
+    assert message.startswith(" unknown concept 'strides'")
+    assert summary.endswith("2 files, 1 valid cards, samples not run (--no-run); 1 problem")
+
+
+@pytest.mark.torch
+def test_check_runs_samples_and_reports_mismatches(bank):
+    wrong_output = card_text("small-card").replace("(3, 1)\n```", "(9, 9)\n```")
+    root = bank({"small-card.md": wrong_output, "fine.md": card_text("fine")})
+    result = invoke("--path", str(root))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert len(lines) == 2
+    assert f"small-card.md:{line_of(wrong_output, '```python')}: printed output differs" in lines[0]
+    assert "ran 2 samples under torch 2.13" in lines[1] and lines[1].endswith("1 problem")
+
+
+def test_default_path_is_the_repo_content_folder():
+    root = default_content_root()
+    assert (root / "concepts.yaml").is_file() and (root / "cards").is_dir()
+
+
+def test_group_keeps_its_name():
+    assert content.name == "content" and "check" in content.commands

@@ -1,0 +1,112 @@
+"""The sample runner: one torch worker, fresh namespaces, output comparison, time limits."""
+
+from __future__ import annotations
+
+import pytest
+from content_fixtures import card_text, line_of
+
+from quizapp.content import check_bank
+from quizapp.content.samples import (
+    Sample,
+    SampleRunner,
+    canonicalize_output,
+    compare_output,
+    run_samples,
+)
+
+pytestmark = pytest.mark.torch
+
+
+@pytest.fixture(scope="module")
+def runner():
+    with SampleRunner(time_limit=10.0) as shared:
+        yield shared
+
+
+def test_runs_torch_code_and_captures_stdout(runner):
+    result = runner.run("import torch\nprint(torch.ones(2, 3).t().stride())")
+    assert (result.stdout, result.error, result.timed_out) == ("(1, 3)\n", None, False)
+    assert runner.torch_version.startswith("2.13.")
+
+
+def test_each_sample_gets_a_fresh_namespace(runner):
+    assert runner.run("leftover = 41\nprint(leftover + 1)").stdout == "42\n"
+    result = runner.run("print(leftover)")
+    assert result.error == "NameError: name 'leftover' is not defined"
+    assert result.error_line == 1
+
+
+def test_global_state_is_reset_between_samples(runner):
+    draw = "import torch\nprint(torch.rand(3).tolist())"
+    first = runner.run(draw).stdout
+    runner.run("import torch\ntorch.rand(100)\ntorch.set_printoptions(precision=1)")
+    assert runner.run(draw).stdout == first
+    assert runner.run("import torch\nprint(torch.tensor([1/3]))").stdout == "tensor([0.3333])\n"
+
+
+def test_exception_reports_type_message_and_sample_line(runner):
+    result = runner.run("x = 1\ny = 2\nprint(x / (y - 2))")
+    assert result.error == "ZeroDivisionError: division by zero"
+    assert result.error_line == 3
+
+
+def test_system_exit_and_stray_fd_writes_do_not_break_the_worker(runner):
+    assert runner.run("raise SystemExit(3)").error == "SystemExit: 3"
+    assert runner.run("import os\nos.write(1, b'not protocol\\n')\nprint('ok')").stdout == "ok\n"
+    assert runner.run("print(input.__name__)").stdout == "input\n"
+
+
+def test_warnings_and_stderr_are_not_part_of_the_output(runner):
+    noisy = "import sys, warnings\nwarnings.warn('careful')\nprint('err', file=sys.stderr)\nprint(1)"
+    assert runner.run(noisy) == runner.run("print(1)")
+
+
+def test_crashing_the_worker_is_an_error_not_a_hang(runner):
+    result = runner.run("import os\nos._exit(7)")
+    assert result.error is not None and "exit status 7" in result.error
+    assert runner.run("print('back')").stdout == "back\n"
+
+
+def test_output_comparison_ignores_trailing_whitespace_only():
+    assert compare_output("a  \nb\n\n", "a\nb") is None
+    assert canonicalize_output("x \n\n\n") == ["x"]
+    assert compare_output(" a\n", "a") is not None
+    message = compare_output("1\n2\n", "1\n3")
+    assert message is not None and "output line 2" in message and "'3'" in message
+    assert "<nothing>" in compare_output("1\n", "1\n2")
+
+
+def test_run_samples_reports_each_failure_at_the_fence_line(runner):
+    samples = [
+        Sample("ok.md", 10, "print(6)", "6"),
+        Sample("mismatch.md", 11, "print(6)", "7"),
+        Sample("raises.md", 12, "print(1)\n[][0]", "1"),
+    ]
+    problems = run_samples(samples, runner)
+    assert [(p.path, p.line) for p in problems] == [("mismatch.md", 11), ("raises.md", 12)]
+    assert "expected '7', got '6'" in problems[0].message
+    assert "IndexError: list index out of range at sample line 2" in problems[1].message
+
+
+def test_check_bank_runs_samples_of_valid_cards(bank, runner):
+    good = card_text("good-card")
+    wrong = card_text("wrong-output").replace("(3, 1)\n```", "(1, 3)\n```")
+    root = bank({"good-card.md": good, "wrong-output.md": wrong})
+    report = check_bank(root, runner=runner)
+    assert (report.files, report.cards, report.samples_run) == (2, 2, 2)
+    (problem,) = report.problems
+    assert problem.path.endswith("wrong-output.md")
+    assert problem.line == line_of(wrong, "```python")
+    assert "expected '(1, 3)', got '(3, 1)'" in problem.message
+    assert check_bank(root, run=False).problems == ()
+
+
+def test_timeout_is_reported_and_the_worker_restarted(bank):
+    slow = card_text("slow-card").replace("import torch\n", "import time\ntime.sleep(30)\n")
+    root = bank({"slow-card.md": slow})
+    with SampleRunner(time_limit=1.0) as short:
+        (problem,) = check_bank(root, runner=short).problems
+        assert short.run("print('after')").stdout == "after\n"
+    assert problem.message == "sample did not finish within 1 s"
+    assert problem.line == line_of(slow, "```python")
+    assert problem.path.endswith("slow-card.md")

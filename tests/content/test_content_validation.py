@@ -1,0 +1,190 @@
+"""Every card rule of content/README.md has a broken card that the validator must reject."""
+
+from __future__ import annotations
+
+import pytest
+from content_fixtures import card_text, line_of
+
+from quizapp.content.loading import scan_bank
+
+VALID = card_text("small-card")
+
+
+def swap(old: str, new: str, count: int = 1):
+    """A mutation replacing ``old`` (which must occur) by ``new``."""
+
+    def mutate(text: str) -> str:
+        assert old in text, old
+        return text.replace(old, new, count)
+
+    return mutate
+
+
+def drop_line(needle: str):
+    return swap(next(line + "\n" for line in VALID.splitlines() if needle in line), "")
+
+
+# (case id, mutation, where the problem is reported: a line number or a needle in the broken
+#  text, a fragment of the message)
+CASES = [
+    ("no-front-matter", swap("---\nid:", "id:"), 1, "must start with a '---' line"),
+    ("front-matter-unclosed", swap("frequency: common\n---\n", "frequency: common\n"), 1,
+     "not closed"),
+    ("front-matter-bad-yaml", swap("title: A small test card", 'title: "A small" test card'),
+     "title:", "not valid YAML"),
+    ("front-matter-mixed", swap("id: small-card\n", "- just a list item\n"), "title:",
+     "not valid YAML"),
+    ("front-matter-list", lambda t: "---\n- a\n- b\n---\n" + t.split("---\n", 2)[2], 2,
+     "must be a YAML mapping"),
+    ("unknown-key", swap("level: junior\n", "level: junior\nauthor: someone\n"), "author:",
+     "unknown front matter key 'author'"),
+    ("key-twice", swap("level: junior\n", "level: junior\nlevel: senior\n"), "level: senior",
+     "appears more than once"),
+    ("bad-id", swap("id: small-card", "id: Small_Card"), "id:", "lower-case letters"),
+    ("numeric-id", swap("id: small-card", "id: 42"), "id:", "lower-case letters"),
+    ("empty-title", swap("title: A small test card", 'title: ""'), "title:", "title must be"),
+    ("unknown-level", swap("level: junior", "level: expert"), "level:", "level 'expert'"),
+    ("concepts-empty", swap("concepts: [stride, view]", "concepts: []"), "concepts:",
+     "non-empty list"),
+    ("concepts-not-list", swap("concepts: [stride, view]", "concepts: stride"), "concepts:",
+     "non-empty list"),
+    ("concept-unknown", swap("[stride, view]", "[stride, strides]"), "concepts:",
+     "unknown concept 'strides'"),
+    ("concept-twice", swap("[stride, view]", "[stride, stride]"), "concepts:", "listed twice"),
+    ("unknown-importance", swap("importance: must-know", "importance: vital"), "importance:",
+     "importance 'vital'"),
+    ("unknown-frequency", swap("frequency: common", "frequency: always"), "frequency:",
+     "frequency 'always'"),
+    ("section-missing", drop_line("## Basics"), "## Solid", "missing section '## Basics'"),
+    ("last-section-missing", lambda t: t.split("## Red flags")[0], -1,
+     "missing section '## Red flags'"),
+    ("section-unknown", swap("## Solid\n", "## Notes\nA note.\n\n## Solid\n"), "## Notes",
+     "unknown section '## Notes'"),
+    ("section-twice", lambda t: t + "\n## Basics\nAgain.\n", -2, "appears more than once"),
+    ("section-out-of-order", swap("## Basics\nStorage elements skipped per step.\n\n## Solid\n"
+                                  "A longer answer about strides.\n",
+                                  "## Solid\nA longer answer about strides.\n\n## Basics\n"
+                                  "Storage elements skipped per step.\n"),
+     "## Basics", "out of order"),
+    ("section-empty", swap("Storage elements skipped per step.\n", "\n"), "## Basics",
+     "'## Basics' is empty"),
+    ("text-outside-sections", swap("---\n\n## Question", "---\nstray words\n\n## Question"),
+     "stray words", "outside any '##' section"),
+    ("subsection-in-solid", swap("A longer answer about strides.\n",
+                                 "A longer answer about strides.\n### Aside\nMore.\n"),
+     "### Aside", "takes no '###' subsections"),
+    ("go-deeper-level-missing", drop_line("### Senior"), "## Go deeper",
+     "missing '### Senior'"),
+    ("go-deeper-level-unknown", swap("### Senior", "### Staff"), "### Staff",
+     "unknown level '### Staff'"),
+    ("go-deeper-out-of-order", swap("### Middle\nMiddle text.\n### Senior\nSenior text.",
+                                    "### Senior\nSenior text.\n### Middle\nMiddle text."),
+     "### Middle", "out of level order"),
+    ("go-deeper-level-empty", swap("Senior text.\n", ""), "### Senior", "is empty"),
+    ("go-deeper-level-twice", swap("### Principal\n", "### Senior\nAgain.\n### Principal\n"),
+     ("### Senior", 2), "appears twice"),
+    ("go-deeper-preamble", swap("## Go deeper\n", "## Go deeper\nSome intro.\n"),
+     "Some intro.", "text before the first level"),
+    ("one-follow-up", swap("### Q: Second follow-up?\nSecond answer.\n", ""), "## Follow-ups",
+     "at least 2"),
+    ("follow-up-without-answer", swap("Second answer.\n", ""), "### Q: Second",
+     "no answer"),
+    ("follow-up-without-q", swap("### Q: Second follow-up?", "### Second follow-up?"),
+     "### Second", "'### Q: the question'"),
+    ("follow-up-empty-question", swap("### Q: Second follow-up?", "### Q:"), ("### Q:", 2),
+     "'### Q: the question'"),
+    ("follow-ups-preamble", swap("## Follow-ups\n", "## Follow-ups\nIntro.\n"), "Intro.",
+     "text before the first '### Q:'"),
+    ("one-red-flag", swap("- First red flag.\n", ""), "## Red flags", "at least 2"),
+    ("red-flag-prose", lambda t: t + "Not a bullet.\n", "Not a bullet.",
+     "holds only a bullet list"),
+    ("red-flag-star-bullet", swap("- First red flag.", "* First red flag."), "* First",
+     "holds only a bullet list"),
+    ("red-flag-empty", lambda t: t + "-\n", -1, "empty red flag"),
+    ("red-flag-subsection", lambda t: t + "### More\n- x\n", "### More",
+     "takes no '###' subsections"),
+    ("code-no-python", swap("```python\nimport torch\nprint(torch.arange(6).view(2, 3).stride())"
+                            "\n```\n", ""), "## Code", "needs a ```python block"),
+    ("code-no-output", swap("```output\n(3, 1)\n```\n", ""), "## Code",
+     "needs a ```output block"),
+    ("code-two-python", swap("```output\n", "```python\nprint(1)\n```\n\n```output\n"),
+     ("```python", 2), "more than one ```python block"),
+    ("code-two-outputs", swap("(3, 1)\n```\n", "(3, 1)\n```\n```output\n1\n```\n"),
+     ("```output", 2), "more than one ```output block"),
+    ("code-other-block", swap("```output\n", "```text\nnotes\n```\n\n```output\n"), "```text",
+     "unexpected ```text block"),
+    ("code-empty-python", swap("import torch\nprint(torch.arange(6).view(2, 3).stride())\n", ""),
+     "```python", "```python block is empty"),
+    ("code-empty-output", swap("(3, 1)\n", ""), "```output", "```output block is empty"),
+    ("code-output-first", swap("```python\nimport torch\nprint(torch.arange(6).view(2, 3)"
+                               ".stride())\n```\n\n```output\n(3, 1)\n```\n",
+                               "```output\n(3, 1)\n```\n\n```python\nimport torch\nprint("
+                               "torch.arange(6).view(2, 3).stride())\n```\n"),
+     "```output", "must follow the ```python block"),
+    ("code-subsection", swap("## Code\n", "## Code\n### Listing\n"), "### Listing",
+     "takes no '###' subsections"),
+    ("fence-unclosed", swap("(3, 1)\n```\n", "(3, 1)\n"), "```output", "not closed"),
+    ("import-third-party", swap("import torch\n", "import torch\nimport numpy as np\n"),
+     "import numpy", "sample imports 'numpy'"),
+    ("import-from-third-party", swap("import torch\n", "import torch\nfrom yaml import dump\n"),
+     "from yaml", "sample imports 'yaml'"),
+    ("import-relative", swap("import torch\n", "import torch\nfrom . import sibling\n"),
+     "from . import", "sample imports '.'"),
+    ("syntax-error", swap("print(torch.arange(6).view(2, 3).stride())",
+                          "print(torch.arange(6).view(2, 3).stride()"), "print(torch",
+     "syntax error"),
+]
+
+
+def compute_line(text: str, where) -> int:
+    if isinstance(where, int):
+        return where if where > 0 else len(text.splitlines()) + 1 + where
+    needle, occurrence = where if isinstance(where, tuple) else (where, 1)
+    return line_of(text, needle, occurrence)
+
+
+def problems_of(bank, text: str, name: str = "small-card.md") -> list:
+    return scan_bank(bank({name: text})).problems
+
+
+def test_valid_card_has_no_problems(bank):
+    scan = scan_bank(bank({"small-card.md": VALID}))
+    assert scan.problems == []
+    assert [card.id for card in scan.cards] == ["small-card"]
+
+
+@pytest.mark.parametrize(("mutate", "where", "fragment"),
+                         [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_broken_card_is_reported_at_its_line(bank, mutate, where, fragment):
+    broken = mutate(VALID)
+    problems = problems_of(bank, broken)
+    expected_line = compute_line(broken, where)
+    matching = [p for p in problems if fragment in p.message]
+    assert matching, [str(p) for p in problems]
+    assert expected_line in [p.line for p in matching], [str(p) for p in problems]
+    assert all(p.path.endswith("small-card.md") for p in problems)
+    assert not scan_bank(bank({"small-card.md": broken})).cards
+
+
+@pytest.mark.parametrize("key", ["id", "title", "level", "concepts", "importance", "frequency"])
+def test_each_missing_key_is_reported(bank, key):
+    broken = drop_line(f"{key}:")(VALID)
+    problems = problems_of(bank, broken)
+    assert any(p.line == 1 and f"missing '{key}'" in p.message for p in problems), problems
+
+
+def test_file_name_must_match_id(bank):
+    problems = problems_of(bank, VALID, name="another-name.md")
+    assert [(p.line, "small-card.md" in p.message) for p in problems] == [(2, True)]
+
+
+def test_heading_markers_inside_code_are_not_sections(bank):
+    text = swap("import torch\n", "import torch\n## not a section\n### nor a subsection\n")(VALID)
+    assert problems_of(bank, text) == []
+
+
+def test_problem_prints_as_path_line_message(bank):
+    broken = swap("level: junior", "level: expert")(VALID)
+    (problem,) = problems_of(bank, broken)
+    assert str(problem) == (f"{problem.path}:4: level 'expert' is not one of: "
+                            "junior, middle, senior, principal")
