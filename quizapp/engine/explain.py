@@ -1,0 +1,52 @@
+"""``explain(expr)``: run a chain through the reference engine and describe every step."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from quizapp.engine.contiguity import is_contiguous
+from quizapp.engine.expression import Chain, Step
+from quizapp.engine.factories import CONSTRUCTORS
+from quizapp.engine.ops import OPS
+from quizapp.engine.runner import VALUES_LIMIT, StepFailed, run_document
+from quizapp.engine.signatures import BoundCall
+from quizapp.engine.tensor import Tensor, TorchError
+from quizapp.engine.values import values_of
+
+
+class EngineBackend:
+    """The reference engine: op layer ``OPS`` and ``CONSTRUCTORS``, pure Python."""
+
+    def run(self, current: Tensor | None, bound: BoundCall, step: Step, resolve: Any) -> tuple:
+        kwargs = {k: resolve(v) if isinstance(v, Chain) else v for k, v in bound.kwargs.items()}
+        try:
+            if current is None:
+                outcome = CONSTRUCTORS[bound.name](**kwargs)
+            else:
+                outcome = OPS[bound.name](current, **kwargs)
+        except TorchError as exc:
+            raise StepFailed(exc.type_name, exc.message, exc.why) from None
+        why = outcome.why
+        if bound.pick is not None:
+            count = len(outcome.value)
+            if -count <= bound.pick < count:
+                why = f"{why}, and [{bound.pick}] picks tensor {bound.pick % count} of those {count}"
+        return outcome.value, why
+
+    def layout(self, t: Tensor) -> tuple[dict, object]:
+        fields = {"shape": list(t.shape), "stride": list(t.stride),
+                  "storage_offset": t.storage_offset,
+                  "is_contiguous": is_contiguous(t.shape, t.stride),
+                  "is_view": t.is_view, "numel": t.numel, "dtype": t.dtype.name}
+        return fields, t.storage
+
+    def shape(self, t: Tensor) -> tuple[int, ...]:
+        return t.shape
+
+    def values(self, t: Tensor, constructor: str) -> Any:
+        return values_of(t, limit=VALUES_LIMIT)
+
+
+def explain(expr: str) -> dict:
+    """Explain ``expr`` step by step with the reference engine; JSON-serialisable."""
+    return run_document(expr, EngineBackend())

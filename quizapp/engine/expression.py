@@ -1,0 +1,289 @@
+"""Parse a torch-like chain into steps with Python's ``ast`` against a whitelist (never eval)."""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+import warnings
+
+from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES
+from quizapp.engine.steps import (
+    Chain,
+    ExpressionError,
+    Step,
+    TorchName,
+    render_arguments,
+    render_index,
+)
+
+__all__ = ["Chain", "ExpressionError", "Step", "TorchName", "parse_expression", "validate_text"]
+
+# The language (issue 2, section 3):
+#   chain       := constructor step*
+#   constructor := torch.<CONSTRUCTOR_NAMES>(args)
+#   step        := .<METHOD_NAMES>(args) | .<tuple op>(args)[k] | .T | .mT | [index]
+#   args        := literal, ... , name=literal, ...   (bound per op by signatures.bind_step)
+#   literal     := int | float | True | False | None | ... | (literal, ...) | [literal, ...]
+#                  | torch.<dtype or memory format> | a nested chain (a tensor argument)
+# Only a sign in front of a number is evaluated; every other operator is refused.  A problem in
+# the whole text (length, characters, brackets, syntax, step count, constructor) raises with
+# step 0 and no steps run; a problem inside step k ends the chain there, so the steps before it
+# still run (ExpressionError.step = k).  Step code is rebuilt from the parsed values in Python's
+# own spelling (render_value): "torch.arange(24.)" becomes "torch.arange(24.0)".
+
+MAX_CHARS = 2000  # bound checked before anything else touches the text
+MAX_STEPS = 64  # steps of the whole expression, constructor and tensor arguments included
+MAX_BRACKET_DEPTH = 40  # 25 nested-list dims plus the calls and indexes around them
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+CONSTRUCTOR_NAMES = frozenset(
+    {"arange", "empty", "zeros", "ones", "rand", "randn", "full", "empty_strided", "tensor"}
+)
+ATTRIBUTE_OPS = frozenset({"T", "mT"})
+METHOD_NAMES = frozenset(
+    {"view", "view_as", "reshape", "reshape_as", "ravel", "flatten", "unflatten", "squeeze",
+     "unsqueeze", "permute", "transpose", "swapaxes", "swapdims", "t", "movedim", "moveaxis",
+     "expand", "expand_as", "broadcast_to", "narrow", "select", "unbind", "split", "chunk",
+     "tensor_split", "diagonal", "unfold", "as_strided", "contiguous", "clone", "detach"}
+)
+TUPLE_OPS = frozenset({"split", "chunk", "unbind", "tensor_split"})
+MEMORY_FORMATS = frozenset(
+    {"contiguous_format", "channels_last", "channels_last_3d", "preserve_format"}
+)
+DTYPE_NAMES = frozenset(DTYPES) | frozenset(DTYPE_ALIASES)  # torch.float64, torch.long, ...
+_FILENAME = "<quizapp expression>"
+# The tokenizer warns about inputs like ``1if``; such text is rejected anyway, so keep it quiet.
+warnings.filterwarnings("ignore", category=SyntaxWarning, module=re.escape(_FILENAME))
+
+
+def parse_expression(expr: object) -> Chain:
+    """Parse ``expr``; whole-input problems raise, a problem inside step k ends the chain there."""
+    if not isinstance(expr, str):
+        raise ExpressionError("expected the expression as a string")
+    validate_text(expr)
+    try:
+        tree = ast.parse(expr, filename=_FILENAME, mode="eval")
+    except SyntaxError as exc:
+        column = _absolute_column(expr, exc.lineno or 1, (exc.offset or 1) - 1)
+        raise ExpressionError(f"expected a torch expression ({exc.msg})", column) from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ExpressionError("expected a simpler expression (too deeply nested)") from None
+    parser = _ChainParser(expr)
+    return parser.chain(tree.body, nested=False)
+
+
+def validate_text(expr: str) -> None:
+    """Length, character set and bracket depth: checked on the raw text before ``ast`` sees it."""
+    if len(expr) > MAX_CHARS:
+        raise ExpressionError(f"expected at most {MAX_CHARS} characters, got {len(expr)}",
+                              MAX_CHARS + 1)
+    depth = 0
+    for i, ch in enumerate(expr):
+        if ch in "([{":
+            depth += 1
+            if depth > MAX_BRACKET_DEPTH:
+                raise ExpressionError(f"expected brackets nested at most {MAX_BRACKET_DEPTH} deep",
+                                      i + 1)
+        elif ch in ")]}":
+            depth -= 1
+        elif ch in "'\"":
+            raise ExpressionError("expected no strings: use torch.<name> for dtypes and formats",
+                                  i + 1)
+        elif not (" " <= ch <= "~" or ch in "\t\n\r"):
+            raise ExpressionError(f"expected printable ASCII characters, got {ch!r}", i + 1)
+    if not expr.strip():
+        raise ExpressionError("expected an expression such as torch.arange(6).view(2, 3)")
+
+
+def _absolute_column(expr: str, lineno: int, col: int) -> int:
+    """1-based position in the whole text of (line, 0-based column); the text is ASCII."""
+    lines = expr.split("\n")
+    return sum(len(line) + 1 for line in lines[: lineno - 1]) + col + 1
+
+
+class _ChainParser:
+    """Walks the ``ast`` of one expression; every node kind not listed here is refused."""
+
+    def __init__(self, expr: str) -> None:
+        self.expr = expr
+        self.line_starts = [0]  # offset of each line's first character (the text is ASCII)
+        for line in expr.split("\n")[:-1]:
+            self.line_starts.append(self.line_starts[-1] + len(line) + 1)
+        self.steps_left = MAX_STEPS
+
+    def column(self, node: ast.AST) -> int:
+        return self.line_starts[node.lineno - 1] + node.col_offset + 1
+
+    def chain(self, node: ast.expr, nested: bool) -> Chain:
+        nodes = self.unwind(node)
+        root = nodes[0]
+        if not (isinstance(root, ast.Call) and isinstance(root.func, ast.Attribute)
+                and isinstance(root.func.value, ast.Name) and root.func.value.id == "torch"):
+            what = "a tensor argument" if nested else "the expression"
+            raise ExpressionError(f"expected {what} to start with a constructor such as "
+                                  "torch.arange(...)", self.column(root))
+        steps: list[Step] = []
+        try:
+            self.take_step()
+            steps.append(self.constructor(root))
+            i = 1
+            while i < len(nodes):
+                self.take_step()
+                step, i = self.op_step(nodes, i)
+                steps.append(step)
+        except ExpressionError as exc:
+            if nested or not steps or isinstance(exc, _BudgetError):
+                raise
+            exc.step = len(steps)
+            return Chain(tuple(steps), exc)
+        return Chain(tuple(steps))
+
+    def take_step(self) -> None:
+        self.steps_left -= 1
+        if self.steps_left < 0:
+            raise _BudgetError(f"expected at most {MAX_STEPS} steps in the whole expression")
+
+    def unwind(self, node: ast.expr) -> list[ast.expr]:
+        """The chain's nodes innermost first; iterative, so long chains cannot recurse."""
+        nodes = []
+        while True:
+            nodes.append(node)
+            if len(nodes) > 3 * MAX_STEPS + 3:
+                raise _BudgetError(f"expected at most {MAX_STEPS} steps in the whole expression")
+            if isinstance(node, ast.Call):
+                node = node.func
+            elif isinstance(node, ast.Attribute | ast.Subscript):
+                if isinstance(node.value, ast.Name):
+                    break
+                node = node.value
+            else:
+                break
+        nodes.reverse()
+        if isinstance(nodes[0], ast.Attribute) and len(nodes) > 1:
+            nodes = nodes[1:]  # torch.<ctor> is folded into the constructor call
+        return nodes
+
+    def constructor(self, call: ast.Call) -> Step:
+        name = call.func.attr
+        if name not in CONSTRUCTOR_NAMES:
+            allowed = ", ".join(f"torch.{n}" for n in sorted(CONSTRUCTOR_NAMES))
+            raise ExpressionError(f"expected a constructor ({allowed}), got torch.{name}",
+                                  self.column(call))
+        args, kwargs, columns = self.arguments(call)
+        code = f"torch.{name}({render_arguments(args, kwargs)})"
+        return Step("constructor", name, args, kwargs, code, self.column(call), None,
+                    columns)
+
+    def op_step(self, nodes: list[ast.expr], i: int) -> tuple[Step, int]:
+        node = nodes[i]
+        if isinstance(node, ast.Subscript):
+            index = self.value(node.slice, in_index=True)
+            column = self.after(node.value)
+            columns = (self.column(node.slice),)
+            return Step("index", "__getitem__", (index,), (), render_index(index), column, None,
+                        columns), i + 1
+        if isinstance(node, ast.Call):  # a call of something that is not a method
+            raise ExpressionError("expected a method call such as .view(...)",
+                                  self.after(node.func))
+        name = node.attr
+        column = self.after(node) - len(name) - 1  # the "." before the name
+        called = i + 1 < len(nodes) and isinstance(nodes[i + 1], ast.Call)
+        if name in ATTRIBUTE_OPS:
+            if called:
+                raise ExpressionError(f"expected .{name} without parentheses (it is an attribute)",
+                                      column)
+            return Step("attribute", name, (), (), f".{name}", column), i + 1
+        if name not in METHOD_NAMES:
+            raise ExpressionError(f"expected a supported op (.{', .'.join(sorted(METHOD_NAMES))},"
+                                  f" .T, .mT), got .{name}", column)
+        if not called:
+            raise ExpressionError(f"expected a call: .{name}(...)", column)
+        call = nodes[i + 1]
+        args, kwargs, columns = self.arguments(call)
+        code = f".{name}({render_arguments(args, kwargs)})"
+        if name not in TUPLE_OPS:
+            return Step("method", name, args, kwargs, code, column, None, columns), i + 2
+        if i + 2 >= len(nodes) or not isinstance(nodes[i + 2], ast.Subscript):
+            raise ExpressionError(f".{name}(...) returns a tuple: expected [k] after it",
+                                  self.after(call))
+        pick_node = nodes[i + 2]
+        simple = isinstance(pick_node.slice, ast.Constant | ast.UnaryOp)
+        pick = self.value(pick_node.slice, in_index=False) if simple else None
+        if type(pick) is not int:
+            raise ExpressionError("expected one integer k in [k] to pick a tensor from the tuple",
+                                  self.column(pick_node.slice))
+        code += f"[{pick}]"
+        return Step("method", name, args, kwargs, code, column, pick, columns), i + 3
+
+    def after(self, node: ast.expr) -> int:
+        """1-based column just after ``node`` (where a ``[`` or ``(`` that follows it sits)."""
+        return self.line_starts[node.end_lineno - 1] + node.end_col_offset + 1
+
+    def arguments(self, call: ast.Call) -> tuple[tuple, tuple, tuple[int, ...]]:
+        """Positional values, (name, value) pairs and the column where each one starts."""
+        args = []
+        for arg in call.args:
+            if isinstance(arg, ast.Starred):
+                raise ExpressionError("expected plain arguments, not *unpacking", self.column(arg))
+            args.append(self.value(arg, in_index=False))
+        kwargs = []
+        for kw in call.keywords:
+            if kw.arg is None:
+                raise ExpressionError("expected name=value arguments, not **unpacking",
+                                      self.column(kw.value))
+            kwargs.append((kw.arg, self.value(kw.value, in_index=False)))
+        columns = [self.column(a) for a in call.args] + [self.column(k) for k in call.keywords]
+        return tuple(args), tuple(kwargs), tuple(columns)
+
+    def value(self, node: ast.expr, in_index: bool) -> object:
+        """A literal argument: numbers, True/False/None, ..., tuples, lists, torch names, tensors."""
+        if isinstance(node, ast.Constant):
+            return self.constant(node, node.value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+            operand = node.operand
+            if isinstance(operand, ast.Constant) and type(operand.value) in (int, float):
+                sign = -1 if isinstance(node.op, ast.USub) else 1
+                return self.constant(node, sign * operand.value)
+            raise ExpressionError("expected a number after the sign", self.column(operand))
+        if isinstance(node, ast.Tuple | ast.List):
+            items = [self.value(item, in_index) for item in node.elts]
+            return tuple(items) if isinstance(node, ast.Tuple) else items
+        if isinstance(node, ast.Slice) and in_index:
+            parts = [None if p is None else self.value(p, False)
+                     for p in (node.lower, node.upper, node.step)]
+            for part, part_node in zip(parts, (node.lower, node.upper, node.step), strict=True):
+                if part is not None and (type(part) is not int):
+                    raise ExpressionError("expected integers or nothing in a slice",
+                                          self.column(part_node))
+            return slice(*parts)
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == "torch"):
+            if node.attr in DTYPE_NAMES or node.attr in MEMORY_FORMATS:
+                return TorchName(node.attr)
+            raise ExpressionError(f"expected a dtype or memory format such as torch.float64, got "
+                                  f"torch.{node.attr}", self.column(node))
+        if isinstance(node, ast.Call | ast.Subscript | ast.Attribute):
+            return self.chain(node, nested=True)
+        if isinstance(node, ast.BinOp | ast.BoolOp | ast.Compare):
+            raise ExpressionError("expected a literal: arithmetic is not part of the language",
+                                  self.column(node))
+        raise ExpressionError("expected a number, True/False/None, a tuple or list, torch.<dtype>"
+                              " or a tensor", self.column(node))
+
+    def constant(self, node: ast.expr, value: object) -> object:
+        if value is None or value is Ellipsis or isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise ExpressionError("expected an integer that fits in int64", self.column(node))
+            return value
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise ExpressionError("expected a finite number", self.column(node))
+            return value
+        raise ExpressionError(f"expected a number, True, False, None or ..., got {value!r}",
+                              self.column(node))
+
+
+class _BudgetError(ExpressionError):
+    """Too many steps: a whole-input problem, reported at step 0 with no steps run."""

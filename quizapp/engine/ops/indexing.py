@@ -1,0 +1,169 @@
+"""Python basic indexing x[idx] with ints, slices (positive steps), None and Ellipsis."""
+
+from __future__ import annotations
+
+from ..geometry import canonicalize_dim
+from ..outcome import Outcome, make_outcome
+from ..reasons import torch_error
+from ..tensor import Tensor
+from ..views import make_view
+from .slicing import slice_layout
+from .strided import check_symint_strides, checked_storage_offset
+
+PY_SSIZE_T_MAX = INT64_MAX = 2**63 - 1
+SYMINT_MIN = -(2**62)  # c10::SymInt::min_representable_int()
+
+_SCALAR_INDEX = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ "
+    "to convert a 0-dim tensor to a number"
+)
+
+
+def _unpack_slice(item: slice) -> tuple[int, int, int]:
+    # PySlice_Unpack (clamps to Py_ssize_t), then python_variable_indexing.cpp's __PySlice_Unpack
+    # clips start/stop below c10::SymInt::min_representable_int() (-2**62) up to it (with the
+    # "Truncating the start/stop/step of slice" UserWarning), then "step must be > zero".
+    step = 1 if item.step is None else item.step
+    if step == 0:
+        raise torch_error("ValueError", "slice step cannot be zero", "slice_step_zero")
+    if step < 0:
+        raise torch_error(
+            "ValueError", "step must be greater than zero", "slice_step_negative", step
+        )
+    start, stop = item.start, item.stop
+    if start is None:
+        start = 0
+    elif not SYMINT_MIN <= start <= PY_SSIZE_T_MAX:
+        start = min(max(start, SYMINT_MIN), PY_SSIZE_T_MAX)
+    if stop is None:
+        stop = PY_SSIZE_T_MAX
+    elif not SYMINT_MIN <= stop <= PY_SSIZE_T_MAX:
+        stop = min(max(stop, SYMINT_MIN), PY_SSIZE_T_MAX)
+    return start, stop, step if step <= PY_SSIZE_T_MAX else PY_SSIZE_T_MAX
+
+
+def size_read_past_end(shape: tuple, stride: tuple, dim: int) -> int:
+    """What TensorIndexing.h reads as sizes[dim] when two Ellipses push ``dim`` past the end.
+
+    torch does not bounds-check there: c10::SizesAndStrides keeps up to 5 sizes inline followed
+    by 5 strides (zeroed when dims are added), or, past 5 dims, ndim sizes followed by ndim
+    strides on the heap.  Reading beyond that is unknowable; the engine assumes 0 there.
+    """
+    ndim = len(shape)
+    if dim < ndim:
+        return shape[dim]
+    first_stride_slot = 5 if ndim <= 5 else ndim
+    if dim < first_stride_slot:
+        return 0
+    k = dim - first_stride_slot
+    return stride[k] if k < ndim else 0
+
+
+def _select(t, shape: tuple, stride: tuple, offset: int, dim: int, index: int, real_dim: int):
+    # TensorIndexing.h applySelect: bounds checked against the current dim; the message names
+    # the position of the index in the tuple (real_dim).
+    if not shape and index == 0 and dim == 0:
+        raise torch_error("IndexError", _SCALAR_INDEX, "index_scalar")
+    size = size_read_past_end(shape, stride, dim) if shape else 0
+    if not (size > -1 - index and size > index):
+        raise torch_error(
+            "IndexError",
+            f"index {index} is out of bounds for dimension {real_dim} with size {size}",
+            "index_range",
+            index,
+            real_dim,
+            size,
+        )
+    if dim >= len(shape):  # passed the garbage bounds check: select() itself rejects the dim
+        canonicalize_dim(dim, len(shape))
+    if index < 0:
+        index += size
+    offset += index * stride[dim]
+    shape, stride = shape[:dim] + shape[dim + 1 :], stride[:dim] + stride[dim + 1 :]
+    if offset > INT64_MAX:  # select's int64 offset wraps (empty tensors with huge strides)
+        offset = checked_storage_offset(t, shape, stride, offset)
+    return shape, stride, offset
+
+
+def _unsqueeze(t: Tensor, shape: tuple, stride: tuple, offset: int, dim: int):
+    dim = canonicalize_dim(dim, len(shape) + 1)
+    new_stride = shape[dim] * stride[dim] if dim < len(shape) else 1
+    shape, stride = shape[:dim] + (1,) + shape[dim:], stride[:dim] + (new_stride,) + stride[dim:]
+    if not 0 <= new_stride <= INT64_MAX:  # wrapped SymInt product (see ops.dims.unsqueeze)
+        stride = check_symint_strides(t, shape, stride, offset)
+    return shape, stride
+
+
+def _not_basic(item) -> TypeError:
+    return TypeError(f"index {item!r} is not basic indexing (int, slice, None or ...)")
+
+
+def getitem(t: Tensor, index) -> Outcome:
+    """Tensor.__getitem__ for basic indices: always a new view (python_variable_indexing.cpp)."""
+    shape, stride, offset = t[0], t[1], t[2]
+    if type(index) is not tuple:  # a single item is applied to dim 0 without the count check
+        kind = type(index)
+        if index is None:
+            shape, stride = _unsqueeze(t, shape, stride, offset, 0)
+        elif kind is slice:
+            shape, stride, offset = slice_layout(t, shape, stride, offset, 0, *_unpack_slice(index))
+        elif kind is int:
+            shape, stride, offset = _select(t, shape, stride, offset, 0, index, 0)
+        elif index is not Ellipsis:
+            raise _not_basic(index)
+        result = make_view(t, shape, stride, offset)
+        return make_outcome(result, "getitem", (t, result, (index,)))
+    ndim = len(shape)
+    specified = 0
+    for item in index:
+        kind = type(item)
+        if kind is int or kind is slice:
+            specified += 1
+        elif item is not None and item is not Ellipsis:
+            raise _not_basic(item)  # bools, tensors and lists are advanced indexing
+    if specified > ndim:
+        raise torch_error(
+            "IndexError",
+            f"too many indices for tensor of dimension {ndim}",
+            "index_too_many",
+            ndim,
+            specified,
+        )
+    dim = 0
+    for pos, item in enumerate(index):
+        kind = type(item)
+        if kind is slice and item.step is None and item.start is None and item.stop is None:
+            if dim < len(shape):
+                dim += 1  # a bare ":" keeps the dim as it is (applySlice's no-op case)
+                continue
+        elif kind is int and 0 <= item < (shape[dim] if dim < len(shape) else 0):
+            offset += item * stride[dim]  # an in-range select: drop the dim
+            shape = shape[:dim] + shape[dim + 1 :]
+            stride = stride[:dim] + stride[dim + 1 :]
+            if offset > INT64_MAX:  # select's int64 offset wraps (empty, huge strides)
+                offset = checked_storage_offset(t, shape, stride, offset)
+            continue
+        if item is None:
+            shape, stride = _unsqueeze(t, shape, stride, offset, dim)
+            dim += 1
+        elif item is Ellipsis:
+            dim += ndim - specified  # a second Ellipsis is not rejected (torch quirk)
+        elif type(item) is slice:
+            start, stop, step = _unpack_slice(item)
+            # applySlice returns the input unchanged when start == 0, step == 1 and
+            # sizes[dim] <= stop, reading sizes[dim] unchecked (see size_read_past_end)
+            if not (
+                start == 0
+                and step == 1
+                and shape
+                and size_read_past_end(shape, stride, dim) <= stop
+            ):
+                shape, stride, offset = slice_layout(
+                    t, shape, stride, offset, dim, start, stop, step
+                )
+            dim += 1
+        else:
+            shape, stride, offset = _select(t, shape, stride, offset, dim, item, pos)
+    # x[()] and x[...] are aliases: a new view object, never x itself
+    result = make_view(t, shape, stride, offset)
+    return make_outcome(result, "getitem", (t, result, index))

@@ -1,0 +1,300 @@
+"""Views of a sub-range of one dim: narrow, select, unbind, split, chunk, tensor_split."""
+
+from __future__ import annotations
+
+from ..geometry import canonicalize_dim, format_sizes, wrap_int64
+from ..outcome import Outcome, make_outcome
+from ..reasons import torch_error
+from ..tensor import Tensor
+from ..views import make_view
+from .pieces import make_pieces
+from .strided import check_as_strided, checked_storage_offset
+
+INT64_MAX = 2**63 - 1
+
+
+def slice_layout(
+    t: Tensor,
+    shape: tuple,
+    stride: tuple,
+    offset: int,
+    dim: int,
+    start: int | None,
+    end: int | None,
+    step: int = 1,
+) -> tuple[tuple, tuple, int]:
+    """aten::slice.Tensor (TensorShape.cpp) on a layout of ``t``'s storage: clamp start/end,
+    scale the stride by step; returns the new (shape, stride, offset)."""
+    if not shape:
+        raise torch_error(
+            "IndexError", "slice() cannot be applied to a 0-dim tensor.", "slice_scalar"
+        )
+    d = canonicalize_dim(dim, len(shape))
+    if step <= 0:
+        raise torch_error("RuntimeError", "slice step must be positive", "slice_step", step)
+    n = shape[d]
+    s = 0 if start is None else start
+    e = INT64_MAX if end is None else end
+    if s < 0:
+        s += n
+    if e < 0:
+        e += n
+    s = 0 if s < 0 else n if s >= n else s
+    e = s if e < s else n if e >= n else e
+    offset += s * stride[d]
+    if step == 1:
+        shape = shape[:d] + (e - s,) + shape[d + 1 :]
+        if offset > INT64_MAX:  # int64 offset arithmetic wraps (empty tensors, huge strides)
+            offset = checked_storage_offset(t, shape, stride, offset)
+        return shape, stride, offset
+    length = e - s + step - 1
+    scaled = stride[d] * step
+    if length > INT64_MAX or scaled > INT64_MAX:  # int64 arithmetic wraps in TensorShape.cpp
+        length, scaled = wrap_int64(length), wrap_int64(scaled)
+    length = length // step if length >= 0 else -(-length // step)  # C++ division truncates
+    shape = shape[:d] + (length,) + shape[d + 1 :]
+    stride = stride[:d] + (scaled,) + stride[d + 1 :]
+    if offset > INT64_MAX:
+        offset = wrap_int64(offset)
+    if length < 0 or scaled < 0 or offset < 0:  # wrapped: slice ends in as_strided, which objects
+        check_as_strided(t, shape, stride, offset)
+    return shape, stride, offset
+
+
+def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int = 1) -> Tensor:
+    """A view of ``t`` sliced along one dim (what narrow, split and tensor_split produce)."""
+    shape, stride, offset = slice_layout(t, t[0], t[1], t[2], dim, start, end, step)
+    return make_view(t, shape, stride, offset)
+
+
+def narrow(t: Tensor, dim: int, start: int, length: int) -> Outcome:
+    """Tensor.narrow(dim, start, length) = slice(dim, start, start + length)."""
+    shape = t[0]
+    if not shape:
+        raise torch_error(
+            "RuntimeError", "narrow() cannot be applied to a 0-dim tensor.", "narrow_scalar"
+        )
+    if length < 0:
+        raise torch_error(
+            "RuntimeError", "narrow(): length must be non-negative.", "narrow_length", length
+        )
+    d = canonicalize_dim(dim, len(shape))
+    cur = shape[d]
+    if not -cur <= start <= cur:
+        raise torch_error(
+            "IndexError",
+            f"start out of range (expected to be in range of [{-cur}, {cur}], but got {start})",
+            "narrow_start",
+            start,
+            cur,
+            d,
+        )
+    if start < 0:
+        start += cur
+    if start > cur - length:
+        raise torch_error(
+            "RuntimeError",
+            f"start ({start}) + length ({length}) exceeds dimension size ({cur}).",
+            "narrow_overflow",
+            start,
+            length,
+            cur,
+            d,
+        )
+    result = slice_dim(t, d, start, start + length)
+    return make_outcome(result, "narrow", (t, result, d, start, length))
+
+
+def _select(t: Tensor, dim: int, index: int) -> Tensor:
+    # aten::select.int: drop the dim, move the offset by index * stride[dim].
+    shape, stride = t[0], t[1]
+    if not shape:
+        raise torch_error(
+            "IndexError", "select() cannot be applied to a 0-dim tensor.", "select_scalar"
+        )
+    d = canonicalize_dim(dim, len(shape))
+    size = shape[d]
+    if index < -size or index >= size:
+        raise torch_error(
+            "IndexError",
+            f"select(): index {index} out of range for tensor of size {format_sizes(shape)} "
+            f"at dimension {d}",
+            "select_range",
+            index,
+            size,
+            d,
+        )
+    if index < 0:
+        index += size
+    offset = t[2] + index * stride[d]
+    shape, stride = shape[:d] + shape[d + 1 :], stride[:d] + stride[d + 1 :]
+    if offset > INT64_MAX:  # int64 offset arithmetic wraps (empty tensors, huge strides)
+        offset = checked_storage_offset(t, shape, stride, offset)
+    return make_view(t, shape, stride, offset)
+
+
+def select(t: Tensor, dim: int, index: int) -> Outcome:
+    """Tensor.select(dim, index): remove the dim; offset += index * stride[dim]."""
+    result = _select(t, dim, index)
+    return make_outcome(result, "select", (t, result, dim, index))
+
+
+def unbind(t: Tensor, dim: int = 0) -> Outcome:
+    """Tensor.unbind(dim): one select per index along dim (a 0-d tensor has no dim to unbind)."""
+    d = canonicalize_dim(dim, len(t[0]))
+    if not t[0]:  # self.size(0) on a 0-d tensor
+        canonicalize_dim(d, 0, wrap_scalar=False)
+    pieces = make_pieces(t[0][d], lambda k: _select(t, d, k))
+    return make_outcome(pieces, "unbind", (t, d, len(pieces)))
+
+
+def split(t: Tensor, split_size, dim: int = 0) -> Outcome:
+    """Tensor.split(split_size | sizes, dim): narrow views of consecutive ranges."""
+    shape = t[0]
+    if not isinstance(split_size, int):
+        return _split_with_sizes(t, tuple(split_size), dim)
+    if not shape:
+        raise torch_error(
+            "RuntimeError", "split expects at least a 1-dimensional tensor", "split_scalar"
+        )
+    if split_size < 0:
+        raise torch_error(
+            "RuntimeError",
+            f"split expects split_size be non-negative, but got split_size={split_size}",
+            "split_negative",
+            split_size,
+        )
+    d = canonicalize_dim(dim, len(shape))
+    n = shape[d]
+    if split_size == 0 and n != 0:
+        raise torch_error(
+            "RuntimeError",
+            f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}",
+            "split_zero",
+            n,
+        )
+    if split_size == 0:
+        count, last = 1, n
+    elif 0 < n + split_size <= INT64_MAX:  # common case: no wrap, floor == C++ truncation
+        count = max((n + split_size - 1) // split_size, 1)
+        last = split_size - (split_size * count - n)
+    else:
+        count, last = _wrapped_split_count(n, split_size)
+
+    def piece(k: int) -> Tensor:
+        length = split_size if k < count - 1 else last
+        return slice_dim(t, d, k * split_size, k * split_size + length)
+
+    pieces = make_pieces(count, piece)
+    return make_outcome(pieces, "split", (t, d, split_size, len(pieces)))
+
+
+def _wrapped_split_count(n: int, split_size: int) -> tuple[int, int]:
+    """split_symint's k = max((n + ss - 1) / ss, 1), last = ss - (ss * k - n) in wrapping int64,
+    truncating: near INT64_MAX the sum wraps negative, so torch returns ONE whole piece."""
+    total = wrap_int64(n + split_size - 1)
+    quotient = total // split_size if total >= 0 else -(-total // split_size)
+    count = max(quotient, 1)
+    return count, wrap_int64(split_size - wrap_int64(split_size * count - n))
+
+
+def _split_with_sizes(t: Tensor, sizes: tuple, dim: int) -> Outcome:
+    # aten::split_with_sizes: every entry >= 0 (checked in order), then the sum must match.
+    shape = t[0]
+    if not shape:
+        raise torch_error(
+            "RuntimeError", "split expects at least a 1-dimensional tensor", "split_scalar"
+        )
+    d = canonicalize_dim(dim, len(shape))
+    n = shape[d]
+    starts = []
+    total = 0
+    for length in sizes:
+        if length < 0:
+            raise torch_error(
+                "RuntimeError",
+                "split_with_sizes expects split_sizes have only non-negative entries, but got "
+                f"split_sizes={format_sizes(sizes)}",
+                "split_sizes_negative",
+                sizes,
+            )
+        starts.append(total)
+        total += length
+    if total != n:
+        raise torch_error(
+            "RuntimeError",
+            f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+            f"dimension {dim}), but got split_sizes={format_sizes(sizes)}",
+            "split_sizes_sum",
+            sizes,
+            n,
+            total,
+        )
+    pieces = tuple(
+        [slice_dim(t, d, s, s + length) for s, length in zip(starts, sizes, strict=True)]
+    )
+    return make_outcome(pieces, "split_sizes", (t, d, sizes))
+
+
+def chunk(t: Tensor, chunks: int, dim: int = 0) -> Outcome:
+    """Tensor.chunk(chunks, dim): split with ceil(size / chunks); may return fewer pieces."""
+    shape = t[0]
+    if not shape:
+        raise torch_error(
+            "RuntimeError", "chunk expects at least a 1-dimensional tensor", "chunk_scalar"
+        )
+    if chunks <= 0:
+        raise torch_error(
+            "RuntimeError",
+            f"chunk expects `chunks` to be greater than 0, got: {chunks}",
+            "chunk_count",
+            chunks,
+        )
+    d = canonicalize_dim(dim, len(shape))
+    n = shape[d]
+    total = n + chunks - 1
+    if 0 <= total <= INT64_MAX:
+        split_size = total // chunks
+    else:  # at::chunk sums in int64: near INT64_MAX the sum wraps negative and the C++
+        total = wrap_int64(total)  # division truncates, so split() then objects
+        split_size = total // chunks if total >= 0 else -(-total // chunks)
+    if split_size == 0 and n == 0:  # keep the requested number of (empty) chunks
+        pieces = make_pieces(chunks, lambda k: slice_dim(t, d, 0, 0))
+        return make_outcome(pieces, "chunk", (t, d, chunks, 0, len(pieces)))
+    pieces = split(t, split_size, d)[0]
+    return make_outcome(pieces, "chunk", (t, d, chunks, split_size, len(pieces)))
+
+
+def tensor_split(t: Tensor, indices_or_sections, dim: int = 0) -> Outcome:
+    """Tensor.tensor_split(sections | indices, dim): numpy-style pieces via slice (clamped)."""
+    shape = t[0]
+    ndim = len(shape)
+    if not shape:
+        raise torch_error(
+            "RuntimeError",
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims",
+            "tensor_split_scalar",
+        )
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        d = canonicalize_dim(dim, ndim)  # the dim is checked before the section count
+        if sections <= 0:
+            raise torch_error(
+                "RuntimeError",
+                f"number of sections must be larger than 0, got {sections}",
+                "tensor_split_count",
+                sections,
+            )
+        base, extra = divmod(shape[d], sections)
+
+        def piece(k: int) -> Tensor:
+            start = k * base + min(k, extra)
+            return slice_dim(t, d, start, start + base + (1 if k < extra else 0))
+
+        pieces = make_pieces(sections, piece)
+        return make_outcome(pieces, "tensor_split_sections", (t, d, sections, len(pieces)))
+    indices = tuple(indices_or_sections)
+    d = canonicalize_dim(dim, ndim)
+    bounds = (0,) + indices + (shape[d],)
+    pieces = tuple([slice_dim(t, d, bounds[k], bounds[k + 1]) for k in range(len(indices) + 1)])
+    return make_outcome(pieces, "tensor_split_indices", (t, d, indices))

@@ -1,0 +1,230 @@
+"""Plain-English `why` sentences for op outcomes, rendered lazily from a key and the numbers."""
+
+from __future__ import annotations
+
+from .contiguity import is_contiguous, is_non_overlapping_and_dense
+from .error_reasons import ERROR_WHY
+from .tensor import TorchError
+from .view_chunks import chunks_text, refused_view_text, shape_text
+
+
+def _view(t, shape, stride):
+    if not t[0]:
+        return (
+            f"a 0-d tensor holds one element, so view gives every new dim stride 1: "
+            f"{shape_text(stride)}"
+        )
+    if 0 in t[0]:
+        kept = "keeps the old strides (same shape)" if shape == t[0] else "gets row-major strides"
+        return f"an empty tensor addresses no memory, so view {kept}: {shape_text(stride)}"
+    return (
+        f"view keeps storage and offset {t[2]}: {chunks_text(t[0], t[1])}, and new shape "
+        f"{shape_text(shape)} can be laid over that memory with strides {shape_text(stride)}"
+    )
+
+
+def _copy(t, shape, op):
+    return (
+        f"{op} had to copy: no strides can express shape {shape_text(shape)} over the old memory "
+        f"({refused_view_text(t[0], t[1], shape)}), so the elements went into a new contiguous "
+        f"storage in row-major order"
+    )
+
+
+_FORMAT_NAMES = {
+    "contiguous_format": "row-major contiguous",
+    "channels_last": "channels-last contiguous",
+    "channels_last_3d": "channels-last-3d contiguous",
+}
+
+
+def _contiguous_same(t, fmt):
+    return (
+        f"strides {shape_text(t[1])} are already {_FORMAT_NAMES[fmt]} for shape "
+        f"{shape_text(t[0])}, so contiguous() returns the very same tensor"
+    )
+
+
+def _contiguous_copy(t, result, fmt):
+    note = (
+        " (an empty tensor counts as row-major, not as channels-last)"
+        if (fmt != "contiguous_format" and is_contiguous(t[0], t[1]))
+        else ""
+    )
+    return (
+        f"strides {shape_text(t[1])} are not {_FORMAT_NAMES[fmt]} for shape {shape_text(t[0])}"
+        f"{note}, so contiguous() copied into a new storage with strides {shape_text(result[1])}"
+    )
+
+
+def _clone(t, result, fmt):
+    if fmt != "preserve_format":
+        how = f"laid out in {fmt.replace('_', ' ')}"
+    elif is_non_overlapping_and_dense(t[0], t[1]):
+        how = "the input is dense and non-overlapping, so its strides are kept as they are"
+    else:
+        how = (
+            f"the input strides {shape_text(t[1])} overlap or leave gaps, so dense strides are "
+            "inferred keeping the same dim order"
+        )
+    return (
+        f"clone always copies into a new storage at offset 0 with strides "
+        f"{shape_text(result[1])}: {how}"
+    )
+
+
+def index_text(index: tuple) -> str:
+    """An index tuple as it was typed: [1, :, ::2, None, ...]."""
+
+    def item_text(item) -> str:
+        if isinstance(item, slice):
+            text = "" if item.start is None else str(item.start)
+            text += ":" + ("" if item.stop is None else str(item.stop))
+            return text + ("" if item.step is None else f":{item.step}")
+        return "..." if item is Ellipsis else str(item)
+
+    return "[" + ", ".join(map(item_text, index)) + "]"
+
+
+def _getitem(t, result, index):
+    return (
+        f"basic indexing {index_text(index)} only selects, slices and inserts dims, so the result "
+        f"is a view: shape {shape_text(result[0])}, strides {shape_text(result[1])}, "
+        f"offset {result[2]}"
+    )
+
+
+def _select(t, result, dim, index):
+    d = dim % len(t[0])
+    return (
+        f"select removes dim {d} (size {t[0][d]}) and moves the offset by "
+        f"{index % t[0][d]}*{t[1][d]} to {result[2]}"
+    )
+
+
+def _tensor_split_sections(t, d, sections, count):
+    base, extra = divmod(t[0][d], sections)
+    return (
+        f"tensor_split makes {count} views along dim {d}: {t[0][d]} = {sections}*{base} + {extra}, "
+        f"so the first {extra} are one longer"
+    )
+
+
+OUTCOME_WHY = {
+    "view": _view,
+    "reshape_alias": lambda t, shape, stride: "reshape could alias: " + _view(t, shape, stride),
+    "flatten_alias": lambda t, shape, stride: "flatten could alias: " + _view(t, shape, stride),
+    "reshape_copy": lambda t, shape: _copy(t, shape, "reshape"),
+    "flatten_copy": lambda t, shape: _copy(t, shape, "flatten"),
+    "flatten_same": lambda t, d: (
+        f"start_dim and end_dim are both {d}, so flatten returns the same tensor"
+    ),
+    "ravel": lambda t, flat, copied: (
+        "ravel is contiguous().view(-1): "
+        + (
+            f"strides {shape_text(t[1])} are not row-major, so it first copies, then views the copy"
+            if copied
+            else f"the input is contiguous, so it is a view at offset {flat[2]}"
+        )
+    ),
+    "unflatten": lambda t, result, d, sizes: (
+        f"unflatten splits dim {d} (size {t[0][d] if t[0] else 1}) into "
+        f"{shape_text(result[0][d : d + len(sizes)])}, "
+        f"a view with strides {shape_text(result[1])}"
+    ),
+    "clone_dense": _clone,
+    "clone_inferred": _clone,
+    "clone_format": _clone,
+    "contiguous_same": _contiguous_same,
+    "contiguous_copy": _contiguous_copy,
+    "detach": lambda t: "detach shares the storage and layout but is not a view and has no _base",
+    "squeeze": lambda t, shape, dim: (
+        f"squeeze drops size-1 dims with their strides: {shape_text(t[0])} becomes "
+        f"{shape_text(shape)}"
+        if shape != t[0]
+        else f"squeeze found no size-1 dim to drop in {shape_text(t[0])}, but "
+        "still returns a new view"
+    ),
+    "unsqueeze": lambda t, result, d: (
+        f"unsqueeze inserts a size-1 dim at {d} with stride {result[1][d]} "
+        + ("(size*stride of the dim it precedes)" if d < len(t[0]) else "(1, as the new last dim)")
+    ),
+    "permute": lambda t, result, order: (
+        f"permute{shape_text(order)} reorders sizes and strides to {shape_text(result[0])} and "
+        f"{shape_text(result[1])}; no data moves"
+    ),
+    "transpose": lambda t, result, a, b: (
+        f"transpose swaps dims {a} and {b}: strides {shape_text(t[1])} become "
+        f"{shape_text(result[1])}"
+    ),
+    "transpose_same": lambda t, a, b: (
+        f"transposing dim {a} with dim {b} changes nothing, but is still a new view"
+    ),
+    "mT_scalar": lambda t: "mT of a 0-d tensor returns the same tensor",
+    "movedim": lambda t, order: f"movedim is permute{shape_text(order)}: dims move, data does not",
+    "expand": lambda t, result: (
+        f"expand repeats size-1 dims without copying: shape {shape_text(result[0])} with strides "
+        f"{shape_text(result[1])}, where stride 0 reads the same element again"
+    ),
+    "narrow": lambda t, result, d, start, length: (
+        f"narrow keeps {length} entries of dim {d} from {start}: offset "
+        f"{t[2]} + {start}*{t[1][d]} = {result[2]}"
+    ),
+    "select": _select,
+    "unbind": lambda t, d, count: f"unbind gives {count} views, one select per index of dim {d}",
+    "split": lambda t, d, size, count: f"split gives {count} views of at most {size} along dim {d}",
+    "split_sizes": lambda t, d, sizes: (
+        f"split gives views of sizes {shape_text(sizes)} along dim {d}"
+    ),
+    "chunk": lambda t, d, chunks, size, count: (
+        f"chunk({chunks}) splits dim {d} into pieces of ceil({t[0][d]}/{chunks}) = {size}, "
+        f"which makes {count} views"
+    ),
+    "tensor_split_sections": _tensor_split_sections,
+    "tensor_split_indices": lambda t, d, indices: (
+        f"tensor_split cuts dim {d} at {shape_text(indices)} (clamped like slices) into views"
+    ),
+    "getitem": _getitem,
+    "diagonal": lambda t, result, offset, d1, d2: (
+        f"diagonal walks dims {d1} and {d2} together with stride {result[1][-1]} (their sum), "
+        f"{result[0][-1]} entries from offset {result[2]}"
+    ),
+    "unfold": lambda t, result, d, size, step: (
+        f"unfold makes windows of {size} every {step} along dim {d}: "
+        f"{result[0][d] if t[0] else 1} windows, window stride {result[1][-1]}"
+    ),
+    "as_strided": lambda t, result: (
+        f"as_strided takes shape {shape_text(result[0])}, strides {shape_text(result[1])} "
+        f"and offset "
+        f"{result[2]} as given, over the same storage"
+    ),
+    "factory_filled": lambda factory, result, element: (
+        f"{factory} allocates a new contiguous storage for shape {shape_text(result[0])} "
+        f"(strides {shape_text(result[1])}) and fills every element with {element!r}"
+    ),
+    "factory_unknown": lambda factory, result: (
+        f"{factory} allocates a new storage of {result[3].nbytes} bytes with strides "
+        f"{shape_text(result[1])}; its values are not known in advance"
+    ),
+    "factory_arange": lambda result, start, end, step: (
+        f"arange counts from {start} up to (not including) {end} in steps of {step}: "
+        f"{result[0][0]} {result[4].name} elements in a new 1-d storage"
+    ),
+    "factory_tensor": lambda result: (
+        f"tensor copies the nested lists into a new contiguous {result[4].name} storage of shape "
+        f"{shape_text(result[0])}"
+    ),
+}
+
+
+def render_why(key: str, params: tuple) -> str:
+    """The sentence for an outcome (or, for an error key, the broken rule)."""
+    template = OUTCOME_WHY.get(key) or ERROR_WHY.get(key)
+    if template is None:
+        return key.replace("_", " ")
+    return template(*params)
+
+
+def torch_error(type_name: str, message: str, key: str, *params) -> TorchError:
+    """A TorchError whose `why` names the rule that was broken, in plain English."""
+    return TorchError(type_name, message, render_why(key, params))

@@ -1,0 +1,124 @@
+"""The step runner shared by ``explain`` and ``torch_explain``: parse, bind, run, document."""
+
+# Both functions parse and bind the same way and differ only in the backend that carries out
+# a bound step, so their documents line up step for step and field for field.
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from quizapp.engine.expression import Chain, ExpressionError, Step, parse_expression
+from quizapp.engine.signatures import MAX_DIMS, BoundCall, bind_step, validate_work
+
+VALUES_LIMIT = 4096  # values are given only for results of at most this many elements
+_OUTSIDE = "The input is outside the expression language, so nothing from this step on was run."
+
+
+class StepFailed(Exception):
+    """A backend's error for one step: torch's class name, first message line and a reason."""
+
+    def __init__(self, type_name: str, message: str, why: str) -> None:
+        super().__init__(message)
+        self.type_name, self.message, self.why = type_name, message, why
+
+
+class Backend(Protocol):
+    """What the runner needs from an engine: carry out bound steps and report layouts."""
+
+    def run(self, current: Any, bound: BoundCall, step: Step, resolve: Any) -> tuple[Any, str]:
+        ...  # (result or tuple of results, why); raises StepFailed
+
+    def layout(self, t: Any) -> tuple[dict, object]:
+        ...  # (step fields except code/storage/why, storage identity key)
+
+    def shape(self, t: Any) -> tuple[int, ...]:
+        ...
+
+    def values(self, t: Any, constructor: str) -> Any:
+        ...
+
+
+def run_document(expr: object, backend: Backend) -> dict:
+    """The explain document for ``expr`` computed by ``backend`` (issue-2 section 4 form)."""
+    doc = {"expr": expr if isinstance(expr, str) else None, "steps": [], "values": None,
+           "error": None}
+    try:
+        chain = parse_expression(expr)
+    except ExpressionError as exc:
+        doc["error"] = _expression_error(exc)
+        return doc
+    storages: dict[object, int] = {}
+    alive: list[Any] = []  # keeps every result alive so storage identities are never reused
+    current = None
+    for index, step in enumerate(chain.steps):
+        try:
+            current, why = run_step(backend, current, step, alive)
+        except ExpressionError as exc:
+            exc.step = index
+            doc["error"] = _expression_error(exc)
+            return doc
+        except StepFailed as exc:
+            doc["error"] = {"type": exc.type_name, "message": exc.message, "step": index,
+                            "why": exc.why}
+            return doc
+        fields, key = backend.layout(current)
+        doc["steps"].append({
+            "code": step.code, "shape": fields["shape"], "stride": fields["stride"],
+            "storage_offset": fields["storage_offset"], "is_contiguous": fields["is_contiguous"],
+            "storage": storages.setdefault(key, len(storages)), "is_view": fields["is_view"],
+            "numel": fields["numel"], "dtype": fields["dtype"], "why": why,
+        })
+    if chain.error is not None:
+        doc["error"] = _expression_error(chain.error)
+        return doc
+    if values_allowed(doc["steps"][-1]["shape"]):
+        doc["values"] = backend.values(current, chain.steps[0].name)
+    return doc
+
+
+def values_allowed(shape: list[int]) -> bool:
+    """At most VALUES_LIMIT elements, and for an empty tensor at most that many list slots.
+
+    ``tolist()`` of a (2**31, 0) tensor has no elements but 2**31 empty lists, so the slots
+    (sizes multiplied dim by dim up to the first 0) are bounded too; negative sizes (a torch
+    quirk of expand) cannot be listed at all.
+    """
+    numel, slots = 1, 0
+    for size in shape:
+        if size < 0:
+            return False
+        numel *= size
+        slots += numel
+    return numel <= VALUES_LIMIT and (numel > 0 or slots <= VALUES_LIMIT)
+
+
+def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[Any, str]:
+    """Bind and carry out one step, resolving tensor arguments and a ``[k]`` pick."""
+    bound = bind_step(step)
+    if current is not None:
+        validate_work(step, bound, backend.shape(current))
+
+    def resolve(chain: Chain) -> Any:
+        nested = None
+        for nested_step in chain.steps:
+            nested, _ = run_step(backend, nested, nested_step, alive)
+        return nested
+
+    result, why = backend.run(current, bound, step, resolve)
+    alive.append(result)
+    if bound.pick is not None:
+        count = len(result)
+        if not -count <= bound.pick < count:
+            raise StepFailed("IndexError", "tuple index out of range",
+                             f"{step.name} gave {count} tensors, so there is no piece "
+                             f"[{bound.pick}].")
+        result = result[bound.pick % count]
+    rank = len(backend.shape(result))
+    if rank > MAX_DIMS:
+        raise ExpressionError(f"expected results of at most {MAX_DIMS} dims, this step makes "
+                              f"{rank}", step.column)
+    return result, why
+
+
+def _expression_error(exc: ExpressionError) -> dict:
+    return {"type": "ExpressionError", "message": str(exc), "step": exc.step, "why": _OUTSIDE}

@@ -1,0 +1,288 @@
+"""Bind a step's arguments to the op layer's canonical keywords the way torch's parser would."""
+
+# The forms follow torch's Python signatures (torch/_C/_VariableFunctions.pyi, _tensor.py):
+# overloads are tried in order; a lone list-of-ints parameter also takes ints as varargs (the
+# allow_varargs_intlist rule of python_arg_parser.cpp).  What torch's argument parser refuses
+# with a TypeError is an ExpressionError here; a few forms torch accepts are left out of the
+# language the same way (bools as integers, view(dtype), named dims).
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from quizapp.engine.dtypes import canonicalize_dtype
+from quizapp.engine.expression import (
+    DTYPE_NAMES,
+    MEMORY_FORMATS,
+    Chain,
+    ExpressionError,
+    Step,
+    TorchName,
+)
+from quizapp.engine.signature_table import (
+    CONSTRUCTOR_SIGNATURES,
+    IMPLIED_DEFAULTS,
+    OP_SIGNATURES,
+    Param,
+)
+
+MAX_DIMS = 25  # longest size/stride/dims list and deepest nested data list
+MAX_ALLOCATED_ELEMENTS = 2**24  # torch_explain really allocates constructors and copies
+MAY_COPY = frozenset({"reshape", "reshape_as", "ravel", "flatten", "contiguous", "clone"})
+MAX_PIECES = 2**16  # split/chunk/unbind/tensor_split: torch really builds every piece
+
+_KIND_TEXT = {
+    "int": "an integer", "int?": "an integer or None", "ints": "a tuple of integers",
+    "int|ints": "an integer or a tuple of integers", "scalar": "a number",
+    "fill": "a number or True/False", "dtype?": "torch.<dtype> or None",
+    "format": "torch.<memory format>", "format?": "torch.<memory format> or None",
+    "tensor": "a tensor expression such as torch.empty(2, 3)", "data": "a number or nested list",
+    "index": "integers, slices, None or ...",
+}
+
+
+class _Mismatch(Exception):
+    """This overload does not take these arguments; ``reason`` says why, ``at`` which argument."""
+
+    def __init__(self, reason: str, at: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.at = at
+
+
+@dataclass(frozen=True, slots=True)
+class BoundCall:
+    """A step with its arguments bound: op-layer name, canonical keywords, ``[k]`` pick."""
+
+    name: str
+    kwargs: dict
+    pick: int | None
+
+
+def bind_step(step: Step) -> BoundCall:
+    """Bind ``step`` to the first overload that takes its arguments, or raise ExpressionError."""
+    if step.kind == "attribute":
+        return BoundCall(step.name, {}, None)
+    if step.kind == "index":
+        return BoundCall("__getitem__", {"index": canonicalize_index(step, step.args[0])}, None)
+    table = CONSTRUCTOR_SIGNATURES if step.kind == "constructor" else OP_SIGNATURES
+    overloads = table[step.name]
+    first: _Mismatch | None = None
+    for params in overloads:
+        try:
+            kwargs = _match(params, step)
+        except _Mismatch as exc:
+            first = first or exc
+            continue
+        if step.name in IMPLIED_DEFAULTS:
+            kwargs = {**IMPLIED_DEFAULTS[step.name], **kwargs}
+        if step.kind == "constructor":
+            validate_constructor_size(step, kwargs)
+        return BoundCall(step.name, kwargs, step.pick)
+    forms = " or ".join(_describe(step, params) for params in overloads)
+    if len(overloads) > 1 or first is None:
+        raise ExpressionError(f"expected {forms}", step.column)
+    column = step.column
+    if first.at is not None and first.at < len(step.arg_columns):
+        column = step.arg_columns[first.at]
+    raise ExpressionError(f"{first.reason}; expected {forms}", column)
+
+
+def _match(params: tuple[Param, ...], step: Step) -> dict:
+    """torch's FunctionSignature::parse for one overload, on the literal values of ``step``."""
+    positional = [p for p in params if not p.kw_only]
+    args = list(step.args)
+    if (len(positional) == 1 and positional[0].kind == "ints" and args
+            and type(args[0]) is int):  # view(2, 3) == view((2, 3))
+        args = [tuple(args)]
+    if len(args) > len(positional):
+        raise _Mismatch(f"takes at most {len(positional)} positional arguments, got {len(args)}")
+    raw = {p.name: (value, i) for i, (p, value) in enumerate(zip(positional, args, strict=False))}
+    names = {p.name: p for p in params}
+    for j, (name, value) in enumerate(step.kwargs):
+        if name not in names:
+            raise _Mismatch(f"no argument named {name!r}", len(step.args) + j)
+        if name in raw:
+            raise _Mismatch(f"argument {name!r} given twice", len(step.args) + j)
+        raw[name] = (value, len(step.args) + j)
+    bound = {}
+    for p in params:
+        if p.name not in raw:
+            if p.required:
+                raise _Mismatch(f"argument {p.name!r} is missing")
+            bound[p.canonical] = p.default
+            continue
+        value, at = raw[p.name]
+        try:
+            bound[p.canonical] = canonicalize_value(p.kind, value)
+        except _Mismatch as exc:
+            raise _Mismatch(f"argument {p.name!r} must be {_KIND_TEXT[p.kind]}{exc.reason}",
+                            at) from None
+    return bound
+
+
+def canonicalize_value(kind: str, value: object) -> object:
+    """The op layer's form of one argument of the given kind, or _Mismatch."""
+    if kind == "int?" and value is None:
+        return None
+    if kind in ("int", "int?") and type(value) is int:
+        return value
+    if kind in ("ints", "int|ints") and isinstance(value, tuple | list):
+        if len(value) > MAX_DIMS:
+            raise _Mismatch(f" of at most {MAX_DIMS} entries")
+        if all(type(v) is int for v in value):
+            return tuple(value)
+    if kind == "int|ints" and type(value) is int:
+        return value
+    if kind in ("scalar", "fill") and type(value) in (int, float):
+        return value
+    if kind == "fill" and isinstance(value, bool):
+        return value
+    if kind == "dtype?" and (value is None or (isinstance(value, TorchName)
+                                               and value.name in DTYPE_NAMES)):
+        return None if value is None else canonicalize_dtype(value.name).name
+    if kind == "format?" and value is None:
+        return "preserve_format"
+    if kind in ("format", "format?") and isinstance(value, TorchName) and (
+            value.name in MEMORY_FORMATS):
+        return value.name
+    if kind == "tensor" and isinstance(value, Chain):
+        return value
+    if kind == "data":
+        return canonicalize_data(value, 0)
+    raise _Mismatch(f", got {_describe_value(value)}")
+
+
+def canonicalize_data(value: object, depth: int) -> object:
+    """torch.tensor data: a number or a rectangular nested list (tuples become lists)."""
+    if type(value) in (int, float, bool):
+        return value
+    if not isinstance(value, tuple | list):
+        raise _Mismatch(f", got {_describe_value(value)}")
+    if depth >= MAX_DIMS:
+        raise _Mismatch(f" nested at most {MAX_DIMS} deep")
+    items = [canonicalize_data(v, depth + 1) for v in value]
+    shapes = {_data_shape(v) for v in items}
+    if len(shapes) > 1:
+        raise _Mismatch(" with every row of the same length (a rectangular nested list)")
+    return items
+
+
+def _data_shape(value: object) -> tuple[int, ...]:
+    shape = []
+    while isinstance(value, list):
+        shape.append(len(value))
+        value = value[0] if value else None
+    return tuple(shape)
+
+
+def canonicalize_index(step: Step, index: object) -> object:
+    """Basic indexing only: ints, slices of ints, None, ``...`` (alone or in a tuple)."""
+    items = index if isinstance(index, tuple) else (index,)
+    if sum(item is Ellipsis for item in items) > 1:
+        # torch 2.13 reads past its sizes for a second "..." (undefined results); NumPy refuses
+        # it too, so the language does (lead decision, notes/engine-bugs.md item 13).
+        raise ExpressionError("expected an index with at most one '...'", step.arg_columns[0])
+    for item in items:
+        if not (type(item) is int or item is None or item is Ellipsis or isinstance(item, slice)):
+            raise ExpressionError("expected an index of integers, slices, None or ... (basic "
+                                  f"indexing), got {_describe_value(item)}", step.arg_columns[0])
+    return index
+
+
+def validate_work(step: Step, bound: BoundCall, shape: tuple[int, ...]) -> None:
+    """Refuse steps torch_explain could not carry out in bounded memory: big copies, many pieces.
+
+    Checked on the input's shape before either backend runs the step, so explain and
+    torch_explain refuse the same steps; inputs torch itself refuses are left to torch.
+    """
+    if step.name in MAY_COPY:
+        numel = math.prod(shape)
+        if numel > MAX_ALLOCATED_ELEMENTS:
+            raise ExpressionError(f"expected at most {MAX_ALLOCATED_ELEMENTS} elements in a "
+                                  f"tensor that .{step.name}() may copy, got {numel}", step.column)
+    if bound.pick is None:
+        return
+    count = _piece_count(step.name, bound.kwargs, shape)
+    if count is not None and count > MAX_PIECES:
+        raise ExpressionError(f"expected .{step.name}() to make at most {MAX_PIECES} tensors, "
+                              f"it would make {count}", step.column)
+
+
+def _piece_count(name: str, kwargs: dict, shape: tuple[int, ...]) -> int | None:
+    """How many tensors a tuple op returns, or None when torch refuses the arguments anyway."""
+    dim = kwargs["dim"]
+    if not -len(shape) <= dim < len(shape):
+        return None
+    size = shape[dim]
+    if name == "unbind":
+        return size
+    value = kwargs.get("split_size", kwargs.get("chunks", kwargs.get("indices_or_sections")))
+    if isinstance(value, tuple):
+        return len(value) + (name == "tensor_split")
+    if value <= 0:
+        return None
+    if name == "split":
+        return max(-(-size // value), 1)
+    if name == "chunk":
+        return value if size == 0 else min(value, size)
+    return value  # tensor_split(sections) always makes exactly that many
+
+
+def validate_constructor_size(step: Step, kwargs: dict) -> None:
+    """Refuse constructors whose storage would exceed the allocation bound (torch allocates it)."""
+    count = _storage_elements(step.name, kwargs)
+    if count is not None and count > MAX_ALLOCATED_ELEMENTS:
+        raise ExpressionError(f"expected a constructor of at most {MAX_ALLOCATED_ELEMENTS} "
+                              f"elements, got {count}", step.column)
+
+
+def _storage_elements(name: str, kwargs: dict) -> int | float | None:
+    """Elements the constructor allocates, or None when torch will refuse it anyway."""
+    if name == "tensor":
+        return None
+    if name == "arange":
+        start, end, step = kwargs["start"], kwargs["end"], kwargs["step"]
+        if step == 0 or (end - start) * step < 0:
+            return None
+        count = (end - start) / step
+        return math.ceil(count) if math.isfinite(count) else count
+    size = kwargs["size"]
+    if any(s < 0 for s in size):
+        return None
+    if name != "empty_strided":
+        return math.prod(size)
+    stride = kwargs["stride"]
+    if len(stride) != len(size) or any(s < 0 for s in stride) or 0 in size:
+        return None
+    return 1 + sum((s - 1) * st for s, st in zip(size, stride, strict=True))
+
+
+def _describe(step: Step, params: tuple[Param, ...]) -> str:
+    prefix = "torch." if step.kind == "constructor" else "."
+    positional = [p for p in params if not p.kw_only]
+    if len(positional) == 1 and positional[0].kind == "ints":  # takes ints as varargs too
+        parts = [f"*{positional[0].name}: integers"]
+        params = tuple(p for p in params if p.kw_only)
+        star = True
+    else:
+        parts, star = [], False
+    for p in params:
+        if p.kw_only and not star:
+            parts.append("*")
+            star = True
+        text = f"{p.name}: {_KIND_TEXT[p.kind]}"
+        shown = f"torch.{p.default}" if isinstance(p.default, str) else repr(p.default)
+        parts.append(text if p.required else f"{text} = {shown}")
+    return f"{prefix}{step.name}({', '.join(parts)})"
+
+
+def _describe_value(value: object) -> str:
+    if isinstance(value, Chain):
+        return "a tensor"
+    if isinstance(value, TorchName):
+        return f"torch.{value.name}"
+    if isinstance(value, slice):
+        return "a slice"
+    return repr(value) if not isinstance(value, tuple | list) else type(value).__name__

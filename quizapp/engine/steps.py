@@ -1,0 +1,80 @@
+"""Parsed expression steps: the language error, the step values and their normalised text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class ExpressionError(Exception):
+    """Input outside the expression language: where (1-based column) and what was expected."""
+
+    def __init__(self, message: str, column: int = 1, step: int = 0) -> None:
+        super().__init__(message, column)
+        self.message = message
+        self.column = column
+        self.step = step  # index of the step the problem sits in; 0 for whole-input problems
+
+    def __str__(self) -> str:
+        return f"column {self.column}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class TorchName:
+    """A ``torch.<name>`` constant used as an argument: a dtype or a memory format."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a chain: the constructor, a method call, ``.T``/``.mT``, or an index."""
+
+    kind: str  # "constructor" | "method" | "attribute" | "index"
+    name: str  # "arange", "view", "T", "__getitem__", ...
+    args: tuple
+    kwargs: tuple[tuple[str, object], ...]
+    code: str  # normalised source text of the step (see render_value)
+    column: int
+    pick: int | None = None  # k of the ``[k]`` that follows a tuple-returning op
+    arg_columns: tuple[int, ...] = ()  # where each argument starts: positional, then keywords
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """Parsed steps (``steps[0]`` is the constructor) and a language problem found after them."""
+
+    steps: tuple[Step, ...]
+    error: ExpressionError | None = None
+
+
+def render_value(value: object) -> str:
+    """Normalised source text of a parsed literal (Python's spelling: 24.0, (2,), ::2, ...)."""
+    if isinstance(value, bool) or value is None or type(value) in (int, float):
+        return repr(value)
+    if value is Ellipsis:
+        return "..."
+    if isinstance(value, TorchName):
+        return f"torch.{value.name}"
+    if isinstance(value, Chain):
+        return "".join(step.code for step in value.steps)
+    if isinstance(value, slice):
+        parts = ["" if p is None else render_value(p) for p in (value.start, value.stop)]
+        return ":".join(parts) + ("" if value.step is None else f":{render_value(value.step)}")
+    if isinstance(value, list):
+        return "[" + ", ".join(render_value(v) for v in value) + "]"
+    if len(value) == 1:
+        return f"({render_value(value[0])},)"
+    return "(" + ", ".join(render_value(v) for v in value) + ")"
+
+
+def render_arguments(args: tuple, kwargs: tuple[tuple[str, object], ...]) -> str:
+    parts = [render_value(a) for a in args] + [f"{k}={render_value(v)}" for k, v in kwargs]
+    return ", ".join(parts)
+
+
+def render_index(index: object) -> str:
+    """``[...]`` text of an index; a tuple is written without its parentheses, like Python."""
+    if not isinstance(index, tuple) or not index:
+        return f"[{render_value(index)}]"
+    inner = ", ".join(render_value(item) for item in index)
+    return f"[{inner},]" if len(index) == 1 else f"[{inner}]"

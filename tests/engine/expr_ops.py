@@ -1,0 +1,263 @@
+"""Random steps for the differential chains: one maker per op, arguments drawn around the shape."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from expr_args import (
+    BIG,
+    FORMATS,
+    Maker,
+    TorchConst,
+    expand_target,
+    factor,
+    fmt,
+    nested,
+    target_shape,
+)
+
+
+def dim_size(t: Any, d: int, default: int) -> int:
+    """The size of dim d (never negative: the expand quirk can make -2), or ``default``."""
+    return max(t.shape[d], 0) if -t.dim() <= d < t.dim() else default
+
+
+def view(gen: Any, t: Any) -> Maker:
+    name = gen.rng.choice(("view", "reshape"))
+    return gen.sizes_call(name, target_shape(gen, t), "size" if name == "view" else "shape")
+
+
+def as_other(gen: Any, t: Any) -> Maker:
+    name = gen.rng.choice(("view_as", "reshape_as", "expand_as"))
+    shape = expand_target(gen, t) if name == "expand_as" else target_shape(gen, t)
+    shape = tuple(max(s, 0) for s in shape)
+    other = nested(gen, shape)
+    return gen.call(name, (other,)) if gen.rng.random() < 0.8 else gen.call(name, (), {"other": other})
+
+
+def flatten(gen: Any, t: Any) -> Maker:
+    rng = gen.rng
+    if rng.random() < 0.2:
+        return gen.call("ravel")
+    form = rng.random()
+    if form < 0.25:
+        return gen.call("flatten")
+    s, e = gen.dim(t.dim()), gen.dim(t.dim())
+    if form < 0.6:
+        return gen.call("flatten", (s, e))
+    return gen.call("flatten", (s,)) if form < 0.8 else gen.call("flatten", (), {"end_dim": e})
+
+
+def unflatten(gen: Any, t: Any) -> Maker:
+    rng = gen.rng
+    d = gen.dim(t.dim())
+    size = dim_size(t, d, rng.randint(0, 4))
+    sizes = factor(gen, size, rng.randint(1, 3)) if size else [0, rng.randint(1, 3)]
+    if rng.random() < 0.2:
+        sizes[rng.randrange(len(sizes))] = -1
+    if rng.random() < 0.08:
+        sizes = [rng.randint(2, 5), rng.randint(2, 5)] if rng.random() < 0.7 else []
+    value = tuple(sizes) if rng.random() < 0.6 else list(sizes)
+    return gen.call("unflatten", (d, value)) if rng.random() < 0.8 else \
+        gen.call("unflatten", (), {"dim": d, "sizes": value})
+
+
+def squeeze(gen: Any, t: Any) -> Maker:
+    rng = gen.rng
+    form = rng.random()
+    if form < 0.3:
+        return gen.call("squeeze")
+    if form < 0.65:
+        return gen.call("squeeze", (gen.dim(t.dim()),))
+    dims = tuple(gen.dim(t.dim()) for _ in range(rng.randint(0, 3)))
+    if form < 0.8 and dims:
+        return gen.call("squeeze", dims)
+    return gen.call("squeeze", (dims,)) if form < 0.9 else gen.call("squeeze", (), {"dim": dims})
+
+
+def unsqueeze(gen: Any, t: Any) -> Maker:
+    d = gen.dim(t.dim() + 1)
+    return gen.call("unsqueeze", (d,)) if gen.rng.random() < 0.8 else \
+        gen.call("unsqueeze", (), {"dim": d})
+
+
+def permute(gen: Any, t: Any) -> Maker:
+    rng, n = gen.rng, t.dim()
+    dims = list(range(n))
+    rng.shuffle(dims)
+    dims = [d - n if rng.random() < 0.2 else d for d in dims]
+    if rng.random() < 0.08:
+        dims = dims[:-1] if dims and rng.random() < 0.5 else dims + [0]
+    return gen.sizes_call("permute", tuple(dims), "dims")
+
+
+def transpose(gen: Any, t: Any) -> Maker:
+    rng = gen.rng
+    name = rng.choice(("transpose", "swapaxes", "swapdims", "t", "T", "mT", "T", "mT"))
+    if name in ("T", "mT"):
+        return f".{name}", lambda x: getattr(x, name)
+    if name == "t":
+        return gen.call("t")
+    a, b = gen.dim(t.dim()), gen.dim(t.dim())
+    if rng.random() < 0.75:
+        return gen.call(name, (a, b))
+    keys = ("axis0", "axis1") if name == "swapaxes" else ("dim0", "dim1")
+    return gen.call(name, (), dict(zip(keys, (a, b), strict=True)))
+
+
+def movedim(gen: Any, t: Any) -> Maker:
+    rng, n = gen.rng, t.dim()
+    name = rng.choice(("movedim", "moveaxis"))
+    if rng.random() < 0.5:
+        args: tuple = (gen.dim(n), gen.dim(n))
+    else:
+        k = rng.randint(0, max(n, 1))
+        src, dst = rng.sample(range(max(n, 1)), min(k, max(n, 1))), None
+        dst = rng.sample(range(max(n, 1)), len(src))
+        if rng.random() < 0.1:
+            dst = dst + [0]
+        args = (tuple(src), list(dst) if rng.random() < 0.3 else tuple(dst))
+    if rng.random() < 0.8:
+        return gen.call(name, args)
+    return gen.call(name, (), {"source": args[0], "destination": args[1]})
+
+
+def expand(gen: Any, t: Any) -> Maker:
+    name = gen.rng.choice(("expand", "broadcast_to"))
+    return gen.sizes_call(name, expand_target(gen, t), "size")
+
+
+def narrow_select(gen: Any, t: Any) -> Maker:
+    rng = gen.rng
+    d = gen.dim(t.dim())
+    size = dim_size(t, d, 3)
+    if rng.random() < 0.5:
+        index = rng.randint(-size - 1, size)
+        return gen.call("select", (d, index)) if rng.random() < 0.8 else \
+            gen.call("select", (), {"dim": d, "index": index})
+    start = rng.randint(-size - 1, size + 1)
+    length = rng.randint(-1, size + 1) if rng.random() < 0.2 else rng.randint(0, max(size - abs(start), 0))
+    return gen.call("narrow", (d, start, length)) if rng.random() < 0.8 else \
+        gen.call("narrow", (d,), {"start": start, "length": length})
+
+
+def pieces(gen: Any, t: Any) -> Maker:
+    """split / chunk / tensor_split / unbind followed by [k]."""
+    rng = gen.rng
+    name = rng.choice(("split", "split", "chunk", "tensor_split", "tensor_split", "unbind"))
+    d = gen.dim(t.dim())
+    size = dim_size(t, d, 2)
+    if name == "unbind":
+        args: tuple = (d,) if rng.random() < 0.7 else ()
+    elif name == "split" and rng.random() < 0.4:
+        cuts = sorted(rng.randint(0, size) for _ in range(rng.randint(0, 3)))
+        parts = [b - a for a, b in zip([0] + cuts, cuts + [size], strict=True)]
+        if rng.random() < 0.1:
+            parts.append(1)
+        args = (parts, d)
+    elif name == "tensor_split" and rng.random() < 0.5:
+        args = (tuple(rng.randint(-1, size + 1) for _ in range(rng.randint(0, 3))), d)
+    else:
+        args = (rng.randint(-1, max(size, 1) + 1) if rng.random() < 0.15 else
+                rng.randint(1, max(size, 1)), d)
+    if rng.random() < 0.3 and args:
+        args = args[:1]
+    if max(t.shape, default=0) > 1024:  # huge (zero-numel) dims: keep torch's piece count small
+        name, args = rng.choice(("chunk", "tensor_split")), (rng.randint(1, 3), d)
+        if rng.random() < 0.1:
+            name, args = "tensor_split", (2**16 + 1, d)  # over the language's piece bound
+            return gen.call(name, args, pick=0)
+    try:
+        count = len(getattr(t, name)(*args))
+    except Exception:  # noqa: BLE001 - torch refuses; any k will do
+        count = 1
+    k = rng.randint(-count, count - 1) if count and rng.random() < 0.95 else count
+    return gen.call(name, args, pick=k)
+
+
+def diagonal_unfold(gen: Any, t: Any) -> Maker:
+    rng = gen.rng
+    if rng.random() < 0.5:
+        args = (rng.randint(-3, 3), gen.dim(t.dim()), gen.dim(t.dim()))
+        if rng.random() < 0.3:
+            return gen.call("diagonal", (), dict(zip(("offset", "dim1", "dim2"), args, strict=True)))
+        return gen.call("diagonal", args[: rng.randint(0, 3)])
+    d = gen.dim(t.dim())
+    size = dim_size(t, d, 1)
+    return gen.call("unfold", (d, rng.randint(-1, size + 1) if rng.random() < 0.1 else
+                               rng.randint(0, size), rng.choice((1, 1, 2, 3, 0))))
+
+
+def as_strided(gen: Any, t: Any) -> Maker:
+    rng = gen.rng
+    room = t.untyped_storage().nbytes() // t.element_size()
+    rank = rng.randint(0, 4)
+    sizes = [rng.choice((0, 1, 2, 2, 3, 4)) for _ in range(rank)]
+    strides = [rng.choice((0, 1, 1, 2, 3, 5)) for _ in range(rank)]
+    need = 1 + sum((s - 1) * st for s, st in zip(sizes, strides, strict=True)) if 0 not in sizes else 0
+    offset = rng.randint(0, max(room - need, 0)) if rng.random() < 0.9 else rng.randint(0, room + 3)
+    roll = rng.random()
+    if roll < 0.05:  # a huge view that costs nothing: sizes near 2**63 over zero strides
+        sizes = [rng.choice(BIG) if rng.random() < 0.5 else s for s in sizes] or [rng.choice(BIG)]
+        strides = [0] * len(sizes)
+    elif roll < 0.08:
+        strides[0:1] = [-1] if strides else []
+    elif roll < 0.10:
+        sizes = sizes + [rng.choice(BIG)]
+        strides = strides + [1]
+    elif roll < 0.12:
+        strides = strides[:-1]
+    args: tuple = (tuple(sizes), tuple(strides))
+    if rng.random() < 0.6:
+        args += (offset if rng.random() < 0.9 else rng.choice((None, -1)),)
+    return gen.call("as_strided", args)
+
+
+def copy(gen: Any, t: Any) -> Maker:
+    rng = gen.rng
+    name = rng.choice(("contiguous", "clone", "detach"))
+    if name == "detach" or rng.random() < 0.3:
+        return gen.call(name)
+    fmt = {4: "channels_last", 5: "channels_last_3d"}.get(t.dim(), "contiguous_format")
+    if rng.random() < 0.4:
+        fmt = rng.choice(FORMATS)
+    return gen.call(name, (), {"memory_format": TorchConst(fmt)})
+
+
+def index(gen: Any, t: Any) -> Maker:
+    rng, n = gen.rng, t.dim()
+    items: list = []
+    dim = 0
+    for _ in range(rng.randint(1, n + 2)):
+        size = dim_size(t, dim, 1)
+        roll = rng.random()
+        if roll < 0.3:
+            items.append(rng.randint(-size - 1, size) if rng.random() < 0.1 else
+                         rng.randint(-size, max(size - 1, -size)))
+        elif roll < 0.7:
+            step = rng.choice((None, None, 1, 2, 3)) if rng.random() < 0.95 else rng.choice((0, -1))
+            items.append(slice(rng.choice((None, rng.randint(-size - 1, size + 1))),
+                               rng.choice((None, rng.randint(-size - 1, size + 1))), step))
+        elif roll < 0.85:
+            items.append(None)
+            continue
+        elif Ellipsis in items:
+            items.append(None)  # the language allows one "..." per index (lead decision)
+            continue
+        else:
+            items.append(Ellipsis)
+        dim += 1
+    value = tuple(items) if len(items) != 1 or rng.random() < 0.3 else items[0]
+    if isinstance(value, tuple):
+        text = "[" + ", ".join(fmt(i) for i in value) + ("," if len(value) == 1 else "") + "]"
+    else:
+        text = "[" + fmt(value) + "]"
+    return text, lambda x: x[value]
+
+
+OP_MAKERS: tuple[Callable[[Any, Any], Maker], ...] = (
+    view, view, view, as_other, flatten, unflatten, squeeze, unsqueeze, permute, permute,
+    transpose, transpose, movedim, expand, expand, narrow_select, narrow_select, pieces, pieces,
+    diagonal_unfold, as_strided, as_strided, copy, copy, index, index, index,
+)
