@@ -1,0 +1,142 @@
+"""What a family builds (a Draft), how it becomes the public puzzle dict, and its feedback table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from quizapp.puzzles.rendering import LETTERS, fmt_answer
+from quizapp.puzzles.rng import PuzzleRng
+
+ANSWER_KINDS = ("tuple", "int", "bool", "choice", "choices", "text")
+LEVELS = ("junior", "middle", "senior", "principal")
+
+
+@dataclass(frozen=True, slots=True)
+class Mistake:
+    """A wrong answer people really give, in the puzzle's answer form, and what it gets wrong."""
+
+    value: Any
+    feedback: str
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A puzzle before it gets its id; answers come from engine traces.
+
+    ``oracle_expr`` is a torch expression over the code's names whose value is the answer;
+    ``oracle_tail``, when set, is code that assigns ``answer`` itself (choice kinds, try/except).
+    ``notes`` holds, per choice, why that option is right or wrong.
+    """
+
+    prompt: str
+    code: str
+    answer_kind: str
+    answer: Any
+    explanation: str
+    hints: tuple[str, str]
+    concepts: tuple[str, ...]
+    oracle_expr: str = ""
+    oracle_tail: str = ""
+    choices: tuple[str, ...] | None = None
+    notes: tuple[str, ...] = ()
+    mistakes: tuple[Mistake, ...] = ()
+    traced: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackTable:
+    """What check() may say about wrong answers of one puzzle."""
+
+    mistakes: tuple[Mistake, ...]
+    notes: tuple[str, ...]
+
+
+def collect_mistakes(answer: Any, candidates: list[tuple[Any, str]]) -> tuple[Mistake, ...]:
+    """Keep candidates that differ from the answer and from each other (first wording wins)."""
+    kept: list[Mistake] = []
+    seen = [answer]
+    for value, feedback in candidates:
+        if value is None or value in seen:
+            continue
+        seen.append(value)
+        kept.append(Mistake(value, feedback))
+    return tuple(kept)
+
+
+def to_choice(draft: Draft, rng: PuzzleRng, max_options: int = 4) -> Draft:
+    """Turn a typed draft into a multiple-choice one whose distractors are its known mistakes."""
+    options = [(draft.answer, "")] + [(m.value, m.feedback) for m in draft.mistakes]
+    options = options[:max_options]
+    order = rng.shuffled(range(len(options)))
+    letters = LETTERS[: len(options)]
+    answer = letters[order.index(0)]
+    literal = "[" + ", ".join(repr(options[i][0]) for i in order) + "]"
+    probe = f"list({draft.oracle_expr})" if draft.answer_kind == "tuple" else draft.oracle_expr
+    tail = f"candidates = {literal}\nanswer = {letters!r}[candidates.index({probe})]"
+    notes = tuple("This is the right one." if i == 0 else options[i][1] for i in order)
+    return replace(
+        draft,
+        answer_kind="choice",
+        answer=answer,
+        choices=tuple(fmt_answer(draft.answer_kind, options[i][0]) for i in order),
+        notes=notes,
+        mistakes=tuple(Mistake(letters[k], notes[k]) for k in range(len(order)) if order[k] != 0),
+        oracle_expr="",
+        oracle_tail=tail,
+    )
+
+
+ANSWER_NOTES = {
+    "tuple": "Answer with a tuple of integers, e.g. `(a, b, c)`.",
+    "int": "Answer with an integer.",
+    "bool": "Answer yes or no.",
+    "choice": "Pick one option (its letter or number).",
+    "choices": "Pick every option that applies, e.g. `a, c`.",
+    "text": "Answer with the nested list Python prints, e.g. `[[a, b], [c, d]]`.",
+}
+
+
+def oracle_program(draft: Draft) -> str:
+    body = draft.oracle_tail or f"answer = {draft.oracle_expr}"
+    return f"import torch\n\n{draft.code}\n{body}\n"
+
+
+def assemble(
+    family: str, level: str, seed: int, draft: Draft
+) -> tuple[dict[str, Any], FeedbackTable]:
+    """The public puzzle dict (exactly the documented keys) and its feedback table."""
+    if draft.answer_kind not in ANSWER_KINDS:
+        raise ValueError(f"unknown answer kind {draft.answer_kind!r}")
+    puzzle = {
+        "id": f"{family}/{level}/{seed}",
+        "family": family,
+        "level": level,
+        "seed": seed,
+        "prompt": f"{draft.prompt}\n\n{ANSWER_NOTES[draft.answer_kind]}",
+        "code": draft.code,
+        "answer_kind": draft.answer_kind,
+        "answer": draft.answer,
+        "choices": list(draft.choices) if draft.choices is not None else None,
+        "oracle": oracle_program(draft),
+        "explanation": draft.explanation,
+        "hints": list(draft.hints),
+        "concepts": list(draft.concepts),
+    }
+    return puzzle, FeedbackTable(draft.mistakes, draft.notes)
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A kind of puzzle: its id, title, levels, concept tags and builder.
+
+    ``noun`` names what a tuple answer lists ("strides", "sizes") for generic feedback.
+    """
+
+    id: str
+    title: str
+    levels: tuple[str, ...]
+    concepts: tuple[str, ...]
+    build: Callable[[PuzzleRng, str], Draft]
+    noun: str = "entries"

@@ -1,0 +1,160 @@
+"""channels_last families: strides of NHWC-ordered tensors and channels-last contiguity."""
+
+from __future__ import annotations
+
+from quizapp.puzzles import op_makers as om
+from quizapp.puzzles.chains import Chain, Op, args_text, ctor_text
+from quizapp.puzzles.distractors import (
+    channels_last_strides,
+    contiguous_strides,
+)
+from quizapp.puzzles.drafts import Draft, Family, Mistake, collect_mistakes
+from quizapp.puzzles.families_contiguity import balanced_chain
+from quizapp.puzzles.rendering import code, explanation, fmt_tuple
+from quizapp.puzzles.rng import PuzzleRng
+from quizapp.puzzles.tracing import Trace, trace
+
+
+def nchw_shape(rng: PuzzleRng, rank: int = 4) -> tuple[int, ...]:
+    return tuple(rng.randint(1, 4) if d < 2 else rng.randint(2, 5) for d in range(rank))
+
+
+def channels_last_chain(rng: PuzzleRng) -> tuple[Chain, str]:
+    rank = 5 if rng.chance(25) else 4
+    fmt = "torch.channels_last_3d" if rank == 5 else "torch.channels_last"
+    shape = nchw_shape(rng, rank)
+    form = rng.below(4)
+    if form == 0:
+        ops = (Op(f".contiguous(memory_format={fmt})", shape, "contiguous"),)
+        return Chain(ctor_text("empty", shape), (), ops), "contiguous"
+    if form == 1:
+        ops = (Op(f".clone(memory_format={fmt})", shape, "clone"),)
+        return Chain(ctor_text("empty", shape), (), ops), "clone"
+    if form == 2:
+        nhwc = (shape[0],) + shape[2:] + (shape[1],)
+        perm = (0, rank - 1) + tuple(range(1, rank - 1))
+        return Chain(
+            ctor_text("empty", nhwc), (), (Op(f".permute({args_text(perm)})", shape, "permute"),)
+        ), "permute"
+    d = rng.randint(2, rank - 1)
+    sliced = tuple(len(range(0, s, 2)) if i == d else s for i, s in enumerate(shape))
+    ops = (
+        Op(om.index_text([":"] * d + ["::2"]), sliced, "slice"),
+        Op(f".contiguous(memory_format={fmt})", sliced, "contiguous"),
+    )
+    return Chain(ctor_text("empty", shape), (), ops), "contiguous"
+
+
+def build_channels_last_strides(rng: PuzzleRng, level: str) -> Draft:
+    chain, how = channels_last_chain(rng)
+    tr = trace(chain.expr)
+    answer, shape = tr.final["stride"], tr.final["shape"]
+    nhwc = [shape[0]] + shape[2:] + [shape[1]]
+    found = [
+        (
+            contiguous_strides(shape),
+            "Those are the contiguous (NCHW) strides. channels_last keeps "
+            "the shape but stores C innermost, so C gets stride 1.",
+        ),
+        (
+            contiguous_strides(nhwc),
+            "Those are the strides of an NHWC tensor listed in NHWC order; "
+            "y's dims are still ordered N, C, H, W, so list the stride of each of those.",
+        ),
+    ]
+    return Draft(
+        prompt=f"What does {code('y.stride()')} return?",
+        code=chain.code(),
+        answer_kind="tuple",
+        answer=answer,
+        oracle_expr="y.stride()",
+        explanation=explanation(
+            [tr],
+            f"{code('y.stride()')} is {fmt_tuple(answer)}: the shape "
+            "stays (N, C, ...) while memory is ordered N, spatial dims, C.",
+        ),
+        hints=(
+            "channels_last keeps the logical shape (N, C, H, W) but lays memory out as N, H, W, C: "
+            "C is innermost.",
+            f"C gets stride 1; W gets stride C = {shape[1]}; keep multiplying outward.",
+        ),
+        concepts=("channels-last", "memory-format", "stride")
+        + (("contiguous",) if how == "contiguous" else ()),
+        mistakes=collect_mistakes(answer, found),
+        traced=(chain.expr,),
+    )
+
+
+def memory_format(chain: Chain) -> str:
+    """The channels-last format that fits the rank of y."""
+    shape = (chain.y_ops or chain.x_ops)[-1].shape
+    return "torch.channels_last_3d" if len(shape) == 5 else "torch.channels_last"
+
+
+def build_channels_last_contiguity(rng: PuzzleRng, level: str) -> Draft:
+    def make() -> Chain:
+        chain, _ = channels_last_chain(rng)
+        if rng.chance(50):
+            shape = chain.y_ops[-1].shape
+            extra = om.grow(rng, shape, (om.transpose, om.narrow, om.stepped_slice), 1)
+            chain = Chain(chain.ctor, chain.x_ops, chain.y_ops + extra)
+        return chain
+
+    def with_probe(chain: Chain) -> str:
+        return chain.expr + f".contiguous(memory_format={memory_format(chain)})"
+
+    def probe(tr: Trace) -> bool:
+        return tr.copied_at(len(tr.steps) - 2) is None
+
+    chain, tr = balanced_chain(rng, make, probe, with_probe)
+    answer = probe(tr)
+    fmt = memory_format(chain)
+    y = tr.steps[-2]
+    wanted = fmt_tuple(channels_last_strides(y["shape"]))
+    reason = (
+        f"y has strides {fmt_tuple(y['stride'])}; a channels-last tensor of shape "
+        f"{fmt_tuple(y['shape'])} has strides {wanted} (size-1 dims aside), so "
+        f"{code(f'y.contiguous(memory_format={fmt})')} "
+        + ("returns y itself." if answer else "has to copy.")
+    )
+    return Draft(
+        prompt=f"What does {code(f'y.is_contiguous(memory_format={fmt})')} return?",
+        code=chain.code(),
+        answer_kind="bool",
+        answer=answer,
+        oracle_expr=f"y.is_contiguous(memory_format={fmt})",
+        explanation=explanation(
+            [tr],
+            reason,
+            intro="The last step asks the engine for a "
+            "channels-last copy: it only copies when y is not already "
+            "channels-last contiguous.",
+        ),
+        hints=(
+            "Channels-last contiguous means the strides are those of an N, H, W, C memory order "
+            "for the (N, C, H, W) shape: C has stride 1.",
+            f"For this shape those strides would be {wanted}; y has {fmt_tuple(y['stride'])}.",
+        ),
+        concepts=("channels-last", "memory-format", "contiguity"),
+        mistakes=(Mistake(not answer, reason),),
+        traced=(tr.expr,),
+    )
+
+
+FAMILIES = (
+    Family(
+        "channels_last_strides",
+        "Strides of a channels_last tensor",
+        ("principal",),
+        ("channels-last", "memory-format", "stride"),
+        build_channels_last_strides,
+        "strides",
+    ),
+    Family(
+        "channels_last_contiguity",
+        "Is it channels_last contiguous?",
+        ("principal",),
+        ("channels-last", "memory-format", "contiguity"),
+        build_channels_last_contiguity,
+    ),
+)

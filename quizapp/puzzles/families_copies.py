@@ -1,0 +1,265 @@
+"""Copy families: strides of clone(), bytes copied by contiguous(), which op order avoids a copy."""
+
+from __future__ import annotations
+
+from math import prod
+
+from quizapp.puzzles import op_makers as om
+from quizapp.puzzles.chains import Chain, Op, ctor_text, random_shape
+from quizapp.puzzles.distractors import contiguous_strides
+from quizapp.puzzles.drafts import Draft, Family, collect_mistakes
+from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_tuple, sentence
+from quizapp.puzzles.rng import PuzzleRng
+from quizapp.puzzles.tracing import GenerationError, Trace, itemsize, trace
+
+CLONE = Op(".clone()", (), "clone")
+
+
+def clone_source(rng: PuzzleRng, level: str) -> tuple[str, tuple[Op, ...]]:
+    """The constructor and calls that make the x being cloned."""
+    shape = random_shape(rng, rng.randint(2, 4), 2, 5)
+    if level == "senior" or rng.chance(40):
+        makers = (om.permute, om.transpose, om.stepped_slice, om.narrow)
+        return ctor_text("empty", shape), om.grow(rng, shape, makers, rng.randint(1, 2))
+    form = rng.below(3)
+    if form == 0:  # broadcast dims (stride 0)
+        ops = (om.unsqueeze(rng, shape),)
+        ops += (om.expand(rng, ops[-1].shape),)
+        return ctor_text("empty", shape), ops + om.grow(rng, ops[-1].shape, (om.transpose,), 1)
+    if form == 1:  # a channels-last tensor, then sliced
+        nchw = random_shape(rng, 4, 2, 5)
+        ops = (Op(".contiguous(memory_format=torch.channels_last)", nchw, "contiguous"),)
+        return ctor_text("empty", nchw), ops + (om.stepped_slice(rng, nchw),)
+    # an overlapping as_strided window view of a 1-D buffer
+    n = rng.randint(8, 12)
+    rows, cols = rng.randint(2, 4), rng.randint(2, 4)
+    step = rng.randint(1, max(1, (n - cols) // max(rows - 1, 1)))
+    window = (rows, cols)
+    op = Op(f".as_strided({window}, ({step}, 1))", window, "as_strided")
+    return ctor_text("empty", (n,)), (op,)
+
+
+def build_clone_strides(rng: PuzzleRng, level: str) -> Draft:
+    for _attempt in range(8):  # a row-major x clones to row-major strides: nothing to learn
+        ctor, x_ops = clone_source(rng, level)
+        chain = Chain(ctor, x_ops, (CLONE,))
+        tr = trace(chain.expr)
+        answer = tr.final["stride"]
+        x = tr.steps[chain.x_step]
+        dense = contiguous_strides(x["shape"])
+        found = [
+            (
+                dense,
+                "Those are row-major strides. clone() keeps x's memory order "
+                "(preserve_format): the same strides when x is dense, otherwise dense strides in "
+                "x's stride order.",
+            ),
+            (
+                x["stride"],
+                "Those are x's own strides, but the copy is dense: it has no gaps from "
+                "slicing, no zero strides from expand and no overlap.",
+            ),
+        ]
+        if collect_mistakes(answer, found):
+            break
+    dense_x = x["stride"] == answer
+    conclusion = f"{code('y.stride()')} is {fmt_tuple(answer)}: " + (
+        "x is dense (non-overlapping, no gaps), so the copy keeps its strides exactly."
+        if dense_x
+        else "x is not dense, so the copy gets dense strides that follow "
+        "the order of x's strides, smallest stride innermost."
+    )
+    return Draft(
+        prompt=f"{code('y = x.clone()')} copies x. What does {code('y.stride()')} return?",
+        code=chain.code(),
+        answer_kind="tuple",
+        answer=answer,
+        oracle_expr="y.stride()",
+        explanation=explanation([tr], conclusion),
+        hints=(
+            "clone() uses preserve_format: a dense input keeps its strides; any other input gets "
+            "dense strides laid out in the order of its own strides.",
+            f"x has shape {fmt_tuple(x['shape'])} and strides {fmt_tuple(x['stride'])}. Sort the "
+            "dims by stride and fill them in densely, innermost first.",
+        ),
+        concepts=("clone", "memory-format", "non-overlapping-dense", "stride"),
+        mistakes=collect_mistakes(answer, found),
+        traced=(chain.expr,),
+    )
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "bfloat16")
+
+
+def build_contiguous_bytes(rng: PuzzleRng, level: str) -> Draft:
+    shape = random_shape(rng, rng.randint(2, 4), 2, 6)
+    dtype = rng.choice(DTYPES)
+    makers = (om.permute, om.stepped_slice, om.narrow, om.select, om.transpose, om.expand)
+    x_ops = om.grow(rng, shape, makers, rng.randint(0, 3) if rng.chance(80) else 0)
+    chain = Chain(
+        ctor_text(rng.choice(("empty", "zeros")), shape, dtype),
+        x_ops,
+        (Op(".contiguous()", (), "contiguous"),),
+    )
+    tr = trace(chain.expr)
+    x, y = tr.steps[chain.x_step], tr.final
+    size = itemsize(y)
+    copied = tr.copied_at(chain.x_step) is not None
+    answer = y["numel"] * size if copied else 0
+    found = [
+        (
+            y["numel"],
+            f"That is the number of elements; each {y['dtype']} element is {plural(size, 'byte')}.",
+        ),
+        (
+            0 if copied else x["numel"] * size,
+            "x is not contiguous, so contiguous() has to copy."
+            if copied
+            else "x is already contiguous, so contiguous() returns x itself and copies nothing.",
+        ),
+        (
+            tr.steps[0]["numel"] * size,
+            "That is the whole original storage; contiguous() copies only the elements x shows.",
+        ),
+        (
+            y["numel"] * 4,
+            f"That assumes 4-byte elements; {y['dtype']} elements take {plural(size, 'byte')}.",
+        ),
+    ]
+    if copied:
+        conclusion = (
+            f"x is not contiguous, so contiguous() copies all {y['numel']} elements it "
+            f"shows (broadcast ones included) at {plural(size, 'byte')} each: {answer} bytes."
+        )
+    else:
+        conclusion = "x is already contiguous, so contiguous() returns x itself: 0 bytes."
+    return Draft(
+        prompt=f"How many bytes of tensor data does {code('y = x.contiguous()')} copy?",
+        code=chain.code(),
+        answer_kind="int",
+        answer=answer,
+        oracle_expr="0 if y is x else y.numel() * y.element_size()",
+        explanation=explanation([tr], conclusion),
+        hints=(
+            "contiguous() returns the tensor itself when it is already contiguous; otherwise it "
+            "writes every element the tensor shows into fresh memory.",
+            f"x has shape {fmt_tuple(x['shape'])}, strides {fmt_tuple(x['stride'])} and dtype "
+            f"{x['dtype']} ({plural(size, 'byte')} per element).",
+        ),
+        concepts=("contiguous", "dtype-itemsize", "performance"),
+        mistakes=collect_mistakes(answer, found),
+        traced=(chain.expr,),
+    )
+
+
+def order_candidates(rng: PuzzleRng, shape: tuple[int, ...]) -> list[tuple[Op, ...]]:
+    """Pairs of a reorder and a merge/split, in both orders, with varied arguments."""
+    found: list[tuple[Op, ...]] = []
+    for _ in range(8):
+        first = rng.choice((om.permute, om.transpose, om.movedim))(rng, shape)
+        merge = (
+            om.flatten(rng, first.shape)
+            if rng.chance(50)
+            else om.reshape_call(rng, rng.choice(om.regroupings(rng, first.shape)), "reshape")
+        )
+        found.append((first, merge))
+        targets = [t for t in om.regroupings(rng, shape) if len(t) >= 2]
+        merge_first = om.reshape_call(rng, rng.choice(targets), "reshape")
+        if rng.chance(50):
+            s, e = sorted(rng.sample(range(len(shape)), 2))
+            if e - s < len(shape) - 1:  # keep two or more dims so a reorder can follow
+                merge_first = Op(
+                    f".flatten({s}, {e})",
+                    shape[:s] + (prod(shape[s : e + 1]),) + shape[e + 1 :],
+                    "flatten",
+                )
+        found.append((merge_first, rng.choice((om.permute, om.transpose))(rng, merge_first.shape)))
+    return rng.shuffled(found)
+
+
+def build_copy_free_order(rng: PuzzleRng, level: str) -> Draft:
+    for _attempt in range(24):
+        shape = random_shape(rng, rng.randint(3, 4), 2, 5)
+        ctor = ctor_text("empty", shape)
+        free: list[tuple[tuple[Op, ...], Trace]] = []
+        copying: list[tuple[tuple[Op, ...], Trace]] = []
+        seen: set[str] = set()
+        for ops in order_candidates(rng, shape):
+            text = "x" + "".join(op.text for op in ops)
+            if text in seen or (free and len(copying) >= 3):
+                continue
+            seen.add(text)
+            tr = trace(Chain(ctor, ops).expr)
+            found = free if tr.copied_at(0) is None else copying
+            if found is copying or not free:
+                found.append((ops, tr))
+        if free and len(copying) >= 3:
+            break
+    else:
+        raise GenerationError("no set of op orders with exactly one copy-free option")
+    options = rng.shuffled([free[0]] + copying[:3])
+    texts = ["x" + "".join(op.text for op in ops) for ops, _ in options]
+    answer = LETTERS[options.index(free[0])]
+    notes = []
+    for _ops, tr in options:
+        at = tr.copied_at(0)
+        notes.append(
+            "Every call is a view, so nothing is copied."
+            if at is None
+            else f"{code(tr.steps[at]['code'])} has to copy: {sentence(tr.steps[at]['why'])}"
+        )
+    builders = ",\n    ".join(f"lambda: {t}" for t in texts)
+    tail = (
+        f"builders = [\n    {builders},\n]\nanswer = None\n"
+        f"for letter, build in zip({LETTERS[: len(texts)]!r}, builders):\n"
+        "    if build().untyped_storage().data_ptr() == x.untyped_storage().data_ptr():\n"
+        "        answer = letter"
+    )
+    return Draft(
+        prompt="Only one of these chains runs without copying any data. Which one?",
+        code=Chain(ctor).code(),
+        answer_kind="choice",
+        answer=answer,
+        choices=tuple(texts),
+        notes=tuple(notes),
+        oracle_tail=tail,
+        explanation=explanation([tr for _, tr in options], f"({answer}) is the copy-free one."),
+        hints=(
+            "Reordering dims is always a view; merging dims is a view only when the merged dims "
+            "are contiguous with each other in the strides they have at that point.",
+            f"x has strides {fmt_tuple(contiguous_strides(shape))}. For each chain, write down the "
+            "strides the merging call receives and check the dims it merges.",
+        ),
+        concepts=("reshape", "view-rule", "performance", "transpose-permute"),
+        traced=tuple(tr.expr for _, tr in options),
+    )
+
+
+FAMILIES = (
+    Family(
+        "clone_strides",
+        "Strides of clone() on a permuted, sliced or expanded tensor",
+        ("senior", "principal"),
+        ("clone", "memory-format", "non-overlapping-dense", "stride"),
+        build_clone_strides,
+        "strides",
+    ),
+    Family(
+        "contiguous_bytes",
+        "Bytes copied by contiguous()",
+        ("principal",),
+        ("contiguous", "dtype-itemsize", "performance"),
+        build_contiguous_bytes,
+    ),
+    Family(
+        "copy_free_order",
+        "Which op order avoids a copy?",
+        ("principal",),
+        ("reshape", "view-rule", "performance", "transpose-permute"),
+        build_copy_free_order,
+    ),
+)

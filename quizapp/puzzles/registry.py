@@ -1,0 +1,90 @@
+"""The catalogue of puzzle families, request validation, and deterministic generation."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any
+
+from quizapp.puzzles import (
+    families_channels_last,
+    families_contiguity,
+    families_copies,
+    families_errors,
+    families_expand,
+    families_layout,
+    families_offsets,
+    families_strides,
+    families_views,
+    families_windows,
+)
+from quizapp.puzzles.drafts import LEVELS, Draft, Family, FeedbackTable, assemble
+from quizapp.puzzles.rng import PuzzleRng
+
+MAX_SEED = 2**63 - 1
+
+FAMILIES: dict[str, Family] = {
+    family.id: family
+    for module in (
+        families_layout,
+        families_strides,
+        families_offsets,
+        families_windows,
+        families_contiguity,
+        families_channels_last,
+        families_views,
+        families_expand,
+        families_copies,
+        families_errors,
+    )
+    for family in module.FAMILIES
+}
+
+
+def families() -> list[dict[str, Any]]:
+    """Every family as ``{"id", "title", "levels", "concepts"}``, in catalogue order."""
+    return [
+        {"id": f.id, "title": f.title, "levels": list(f.levels), "concepts": list(f.concepts)}
+        for f in FAMILIES.values()
+    ]
+
+
+def validate_request(family: object, level: object, seed: object) -> Family:
+    """The Family for a request, or ValueError saying what is wrong with it."""
+    if not isinstance(family, str) or family not in FAMILIES:
+        raise ValueError(f"unknown puzzle family {family!r}; known families: {', '.join(FAMILIES)}")
+    spec = FAMILIES[family]
+    if not isinstance(level, str) or level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels are {', '.join(LEVELS)}")
+    if level not in spec.levels:
+        raise ValueError(
+            f"family {family!r} has no {level} puzzles; its levels are {', '.join(spec.levels)}"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {type(seed).__name__}")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be between 0 and 2**63-1, got {seed}")
+    return spec
+
+
+def build_draft(spec: Family, level: str, seed: int) -> Draft:
+    """The family's draft for this request; the random stream depends only on the puzzle id."""
+    return spec.build(PuzzleRng(f"{spec.id}/{level}/{seed}"), level)
+
+
+def build(family: object, level: object, seed: object) -> tuple[dict[str, Any], FeedbackTable]:
+    spec = validate_request(family, level, seed)
+    assert isinstance(level, str) and isinstance(seed, int)
+    return assemble(spec.id, level, seed, build_draft(spec, level, seed))
+
+
+def generate(family: str, level: str, seed: int) -> dict[str, Any]:
+    """The puzzle ``family/level/seed``: JSON-serialisable, the same on every machine."""
+    return build(family, level, seed)[0]
+
+
+@lru_cache(maxsize=256)
+def feedback_table(family: str, level: str, seed: int) -> tuple[str, FeedbackTable]:
+    """The known mistakes of a puzzle, rebuilt from its id (cached), with its answer as JSON."""
+    puzzle, table = build(family, level, seed)
+    return json.dumps(puzzle["answer"]), table
