@@ -1,14 +1,68 @@
-"""The Flask application factory."""
+"""The Flask application factory: configuration, extensions, blueprints."""
 
 from __future__ import annotations
 
+import os
+import secrets
+from datetime import UTC, datetime
+
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from quizapp import models
+from quizapp.config import compute_config, compute_environment, compute_secret_key
+from quizapp.extensions import configure_sqlite, csrf, db, login_manager, migrate
+from quizapp.web import register_web
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def random_puzzle_seed() -> int:
+    return secrets.randbelow(2**63)
+
+
+def compute_migrations_path(app: Flask) -> str:
+    """QUIZAPP_MIGRATIONS_PATH, else the checkout's migrations/ (found from the package)."""
+    if os.environ.get("QUIZAPP_MIGRATIONS_PATH"):
+        return os.environ["QUIZAPP_MIGRATIONS_PATH"]
+    checkout = os.path.join(os.path.dirname(app.root_path), "migrations")
+    return checkout if os.path.isdir(checkout) else "migrations"
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app; ``test_config`` overrides configuration in tests."""
-    app = Flask(__name__, instance_relative_config=True)
-    app.config.from_mapping(SECRET_KEY="dev")
-    if test_config:
-        app.config.update(test_config)
+    """Build the app from QUIZAPP_* variables; ``test_config`` overrides anything (tests)."""
+    overrides = dict(test_config or {})
+    instance_path = overrides.pop("INSTANCE_PATH", None) or os.environ.get("QUIZAPP_INSTANCE_PATH")
+    app = Flask(
+        __name__.rsplit(".", 1)[0],
+        instance_path=os.path.abspath(instance_path) if instance_path else None,
+        instance_relative_config=True,
+        template_folder="web/templates",
+        static_folder="web/static",
+    )
+    os.makedirs(app.instance_path, exist_ok=True)
+    env_name = compute_environment(os.environ, overrides)
+    app.config.update(compute_config(os.environ, env_name, app.instance_path))
+    # Time and randomness reach the services as parameters; tests swap these sources.
+    app.config["CLOCK"] = utc_now
+    app.config["PUZZLE_SEED_SOURCE"] = random_puzzle_seed
+    app.config.update(overrides)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = compute_secret_key(os.environ, env_name, app.instance_path)
+
+    if app.config["PROXY_FIX_HOPS"]:
+        hops = app.config["PROXY_FIX_HOPS"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=compute_migrations_path(app))
+    csrf.init_app(app)
+    login_manager.init_app(app)
+    with app.app_context():
+        configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
+
+    register_web(app)
+    app.shell_context_processor(lambda: {"db": db, "models": models})
     return app

@@ -6,6 +6,7 @@ from flask.cli import FlaskGroup
 
 from quizapp.app import create_app
 from quizapp.cli.content_cmd import content
+from quizapp.cli.content_load_cmd import load
 from quizapp.cli.explain_cmd import explain
 from quizapp.cli.puzzle_cmd import puzzle
 
@@ -13,6 +14,7 @@ cli = FlaskGroup(create_app=create_app, help="quizapp: tensor-layout quizzes, pu
 cli.add_command(explain)
 cli.add_command(puzzle)
 cli.add_command(content)
+content.add_command(load)
 
 
 def main() -> None:

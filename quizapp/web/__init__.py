@@ -1,1 +1,23 @@
-"""quizapp.web."""
+"""The web layer: one blueprint per area, plus error pages and response headers."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from quizapp.web import assets, auth, errors, explorer, health, questions, settings, study
+from quizapp.web.filters import register_filters
+from quizapp.web.fragments import init_fragments
+from quizapp.web.runtime import register_fixed_urls, register_headers
+
+
+def register_web(app: Flask) -> None:
+    auth.init_login_manager(app)
+    errors.register_error_handlers(app)
+    register_headers(app)
+    register_fixed_urls(app)
+    register_filters(app)
+    init_fragments(app)
+    for blueprint in (
+        auth.bp, study.bp, questions.bp, explorer.bp, settings.bp, health.bp, assets.bp,
+    ):
+        app.register_blueprint(blueprint)

@@ -1,0 +1,60 @@
+# syntax=docker/dockerfile:1
+# quizapp: the web app under gunicorn, SQLite on the /data volume, migrations applied on start.
+#   docker build -t quizapp .
+#   docker run -p 8000:8000 -v quizapp-data:/data quizapp
+# Set QUIZAPP_SECRET_KEY (or QUIZAPP_SECRET_KEY_FILE) to manage the key yourself; otherwise one
+# is generated once into the volume. Behind an HTTPS proxy add -e QUIZAPP_HTTPS=1
+# -e QUIZAPP_PROXY_FIX_HOPS=1. QUIZAPP_DATABASE_URL may point at PostgreSQL instead.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+
+# The web app never imports torch (only the `torch` extra's cross-checks do), so the image
+# installs the package without that extra and stays free of several GB of torch libraries.
+COPY pyproject.toml README.md ./
+COPY quizapp ./quizapp
+RUN pip install . && rm -rf quizapp
+COPY migrations ./migrations
+COPY content ./content
+
+RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin quizapp \
+    && mkdir -p /data && chown quizapp:quizapp /data
+
+COPY --chmod=0755 <<'SCRIPT' /usr/local/bin/quizapp-start
+#!/bin/sh
+# Start-up: a secret key, a migrated database, the current question bank, then gunicorn.
+set -eu
+if [ -z "${QUIZAPP_SECRET_KEY:-}" ] && [ -z "${QUIZAPP_SECRET_KEY_FILE:-}" ]; then
+    key_file=/data/secret_key
+    if [ ! -s "$key_file" ]; then
+        umask 077
+        python -c 'import secrets; print(secrets.token_hex(32))' > "$key_file"
+    fi
+    export QUIZAPP_SECRET_KEY_FILE="$key_file"
+fi
+quizapp db upgrade --directory "$QUIZAPP_MIGRATIONS_PATH"
+quizapp content load --path "$QUIZAPP_CONTENT_PATH"
+exec gunicorn --bind "0.0.0.0:${PORT:-8000}" --workers "${GUNICORN_WORKERS:-2}" \
+    --threads "${GUNICORN_THREADS:-4}" --worker-tmp-dir /dev/shm --no-control-socket \
+    --access-logfile - --error-logfile - "quizapp:create_app()"
+SCRIPT
+
+ENV QUIZAPP_ENV=production \
+    QUIZAPP_INSTANCE_PATH=/data \
+    QUIZAPP_MIGRATIONS_PATH=/app/migrations \
+    QUIZAPP_CONTENT_PATH=/app/content \
+    PORT=8000
+
+USER quizapp
+VOLUME ["/data"]
+EXPOSE 8000
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD python -c "import os, sys, urllib.request; r = urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4); sys.exit(0 if r.status == 200 else 1)"
+
+CMD ["quizapp-start"]

@@ -1,0 +1,376 @@
+"""Benchmark: the study loop under gunicorn beside a bare Flask endpoint served the same way.
+
+Two phases on loopback, both servers (same gunicorn settings) in the same run:
+  throughput  N users, no think time: requests/s and p50/p99 latency at saturation;
+  paced       N users who think between requests (as people do): p50/p99 at a realistic load.
+Each phase alternates the two servers in short segments (bare, app, app, bare, ...), so load
+from elsewhere on the machine falls on both alike; server CPU per request is printed as well.
+Simulated users log in once (scrypt; timed and reported on their own, before any segment), then
+loop: fetch the next item -> answer (puzzles) -> rate. Every 10th rating is sent twice (a double
+click); that request is served, so it is timed and counted like the others. At the end the
+reviews in the database must equal the ratings the server accepted: none lost, none doubled.
+No warm-up is excluded: the first segment starts on cold workers.
+The p99 target (50 ms at 50 users) is read on the paced phase; a closed loop without think time
+measures queueing (latency ~ users / throughput), for the bare endpoint as for the app.
+Last line: the throughput ratio. Bounded: each segment stops after its share of the duration or
+--max-loops loops per user; everything runs on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from http.client import HTTPConnection
+from multiprocessing import get_context
+from pathlib import Path
+from urllib.parse import urlencode
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parents[1]
+CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+TOKEN_RE = re.compile(r'id="token" name="token" type="hidden" value="([^"]+)"')
+KIND_RE = re.compile(r'data-item-kind="(\w+)"')
+ANSWER_KIND_RE = re.compile(r'data-answer-kind="(\w+)"')
+# What a simulated user types for each answer kind (right or wrong does not matter here).
+TYPED = {"tuple": "(4, 1)", "int": "3", "bool": "yes", "choice": "A", "choices": "A",
+         "text": "view"}
+PASSWORD = "bench password 123"
+
+bare_app = Flask("bare")  # gunicorn serves this as "server:bare_app"
+
+
+@bare_app.get("/ping")
+def ping() -> str:
+    return "ok"
+
+
+def load_average() -> str:
+    """Other work on the machine skews every figure; the report says how busy it was."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def prepare_database(env: dict[str, str], users: int) -> None:
+    """Migrate, load the real bank and skills, create the users (in this process, before timing)."""
+    os.environ.update(env)
+    from flask_migrate import upgrade
+
+    from quizapp import create_app, puzzles
+    from quizapp.content import load_cards, load_concepts
+    from quizapp.extensions import db
+    from quizapp.services.accounts import register
+    from quizapp.services.bank_import import load_bank
+
+    app = create_app()
+    now = datetime.now(UTC)
+    with app.app_context():
+        upgrade(directory=str(ROOT / "migrations"))
+        content = ROOT / "content"
+        load_bank(db.session, load_cards(content), load_concepts(content), puzzles.families(), now)
+        for n in range(users):
+            user = register(db.session, f"bench{n}", PASSWORD, now,
+                            hash_method=app.config["PASSWORD_HASH_METHOD"])
+            user.new_per_day = 10_000
+            db.session.commit()
+        db.engine.dispose()
+
+
+def count_reviews(env: dict[str, str]) -> dict[str, int]:
+    import sqlite3
+
+    path = Path(env["QUIZAPP_INSTANCE_PATH"]) / "quizapp.db"
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute(
+            "SELECT u.username, COUNT(r.id) FROM user u LEFT JOIN review r ON r.user_id = u.id "
+            "GROUP BY u.username").fetchall()
+        doubled = conn.execute(
+            "SELECT COUNT(*) FROM (SELECT user_id, item_id, version_after FROM review "
+            "GROUP BY user_id, item_id, version_after HAVING COUNT(*) > 1)").fetchone()[0]
+    counts = dict(rows)
+    counts["<doubled>"] = doubled
+    return counts
+
+
+def start_gunicorn(target: str, env: dict[str, str], workers: int, threads: int,
+                   ready_path: str) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers",
+               str(workers), "--threads", str(threads), "--chdir", str(ROOT / "bench"),
+               "--log-level", "warning", "--keep-alive", "30", "--no-control-socket", target]
+    proc = subprocess.Popen(command, env={**os.environ, **env})
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{ready_path}", timeout=1):
+                return proc, port
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError(f"{target} did not start")
+
+
+class Client:
+    """One keep-alive connection with a cookie jar."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        body = None
+        if form is not None:
+            body = urlencode(form)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.conn.request(method, path, body=body, headers=headers)
+        response = self.conn.getresponse()
+        text = response.read().decode()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+        return response.status, text
+
+
+def log_in(client: Client, n: int) -> float:
+    start = time.perf_counter()
+    _, page = client.request("GET", "/login")
+    status, _ = client.request("POST", "/login", {
+        "csrf_token": CSRF_RE.search(page).group(1), "username": f"bench{n}", "password": PASSWORD})
+    assert status == 302, f"login failed for bench{n}: {status}"
+    return time.perf_counter() - start
+
+
+def run_user(client: Client, kind: str, n: int, deadline: float, think: float,
+             max_loops: int) -> dict:
+    """One simulated user's loops until the deadline; returns latencies (s) and rating counts."""
+    latencies: list[float] = []
+    accepted = duplicates = 0
+    # People are not in step: each user starts at a random point of a think period and
+    # thinks 0.5x-1.5x the mean each time (seeded per user, so runs repeat).
+    rng = random.Random(n)
+    if think:
+        time.sleep(rng.uniform(0, think))
+
+    def timed(method: str, path: str, form: dict | None = None) -> tuple[int, str]:
+        start = time.perf_counter()
+        result = client.request(method, path, form)
+        latencies.append(time.perf_counter() - start)
+        if think:
+            time.sleep(think * rng.uniform(0.5, 1.5))
+        return result
+
+    if kind == "bare":
+        while time.monotonic() < deadline and len(latencies) < 3 * max_loops:
+            timed("GET", "/ping")
+        return {"latencies": latencies, "accepted": 0, "duplicates": 0, "user": None}
+    loops = 0
+    while time.monotonic() < deadline and loops < max_loops:
+        loops += 1
+        status, page = timed("GET", "/study")
+        token, kind_match = TOKEN_RE.search(page), KIND_RE.search(page)
+        if status != 200 or not token or not kind_match:
+            break  # nothing left to study
+        form = {"csrf_token": CSRF_RE.search(page).group(1), "token": token.group(1)}
+        if kind_match.group(1) == "skill":
+            answer = TYPED.get(ANSWER_KIND_RE.search(page).group(1), "1")
+            timed("POST", "/study/answer", {**form, "answer": answer, "hints_used": "0"})
+            form["answer"] = answer
+        status, _ = timed("POST", "/study/rate", {**form, "rating": "4"})
+        if status == 303:
+            accepted += 1
+        if loops % 10 == 0:  # a double click: the server must not count it twice
+            status, _ = timed("POST", "/study/rate", {**form, "rating": "4"})
+            assert status == 303, f"double click got {status}"
+            duplicates += 1
+    return {"latencies": latencies, "accepted": accepted, "duplicates": duplicates,
+            "user": f"bench{n}"}
+
+
+def run_process(ports: dict[str, int], users: list[int], schedule: list[tuple[str, float, float]],
+                max_loops: int, barrier, results) -> None:
+    """Log every user in once, then run each segment of the schedule in step with the others.
+
+    Every process (and the parent, which samples server CPU) meets at the barrier before each
+    segment and once after the last, so segments of both servers alternate in time.
+    """
+    app_clients = {n: Client(ports["app"]) for n in users}
+    bare_clients = {n: Client(ports["bare"]) for n in users}
+    logins = {n: log_in(app_clients[n], n) for n in users}
+    segments = []
+    for kind, duration, think in schedule:
+        barrier.wait(timeout=600)
+        clients = app_clients if kind == "app" else bare_clients
+        started = time.monotonic()
+        deadline = started + duration
+        with ThreadPoolExecutor(max_workers=len(users)) as pool:
+            futures = [pool.submit(run_user, clients[n], kind, n, deadline, think, max_loops)
+                       for n in users]
+            outcomes = [future.result() for future in futures]
+        segments.append({"started": started, "ended": time.monotonic(), "outcomes": outcomes})
+    barrier.wait(timeout=600)
+    results.put({"logins": list(logins.values()), "segments": segments})
+
+
+def server_cpu_seconds(pid: int) -> float:
+    """User + system CPU of a gunicorn master and its workers (Linux /proc; 0 elsewhere)."""
+    total = 0.0
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        for process in [pid, *map(int, children)]:
+            fields = Path(f"/proc/{process}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError):
+        return 0.0
+    return total
+
+
+def run_schedule(ports: dict[str, int], pids: dict[str, int], users: int,
+                 schedule: list[tuple[str, float, float]], max_loops: int,
+                 processes: int) -> tuple[list[dict], list[float]]:
+    """Run the schedule with N users over client processes; per segment: outcomes and CPU."""
+    context = get_context("fork")
+    slices = [s for s in (list(range(i, users, processes)) for i in range(processes)) if s]
+    barrier, results = context.Barrier(len(slices) + 1), context.Queue()
+    workers = [context.Process(target=run_process, args=(
+        ports, s, schedule, max_loops, barrier, results)) for s in slices]
+    for worker in workers:
+        worker.start()
+    # The barrier opens once before each segment and once after the last: sampling both servers
+    # there gives each segment's server CPU (the idle server's share is ~0).
+    snapshots = []
+    for _ in range(len(schedule) + 1):
+        barrier.wait(timeout=600)
+        snapshots.append({kind: server_cpu_seconds(pid) for kind, pid in pids.items()})
+    cpu = [snapshots[i + 1][kind] - snapshots[i][kind] for i, (kind, _, _) in enumerate(schedule)]
+    parts = [results.get(timeout=600) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=60)
+    segments = []
+    for index in range(len(schedule)):
+        pieces = [p["segments"][index] for p in parts]
+        segments.append({
+            "elapsed": max(p["ended"] for p in pieces) - min(p["started"] for p in pieces),
+            "outcomes": [o for p in pieces for o in p["outcomes"]]})
+    logins = sorted(x for p in parts for x in p["logins"])
+    return segments, cpu, logins
+
+
+def summarize(segments: list[dict], cpu: list[float]) -> dict:
+    """One figure set over several segments of the same kind (their times and requests add)."""
+    elapsed = sum(s["elapsed"] for s in segments)
+    latencies = sorted(x for s in segments for o in s["outcomes"] for x in o["latencies"])
+    count = len(latencies)
+    return {"rps": count / elapsed, "count": count,
+            "p50": latencies[count // 2] * 1000 if latencies else 0.0,
+            "p99": latencies[int(count * 0.99)] * 1000 if latencies else 0.0,
+            "cpu_ms": 1000 * sum(cpu) / count if count else 0.0,
+            "results": [o for s in segments for o in s["outcomes"]]}
+
+
+def print_stats(label: str, stats: dict) -> None:
+    print(f"{label:<36} {stats['rps']:8.1f} req/s   p50 {stats['p50']:6.1f} ms   "
+          f"p99 {stats['p99']:6.1f} ms   server CPU {stats['cpu_ms']:5.2f} ms/req   "
+          f"({stats['count']} requests)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--duration", type=float, default=12.0,
+                        help="seconds of the throughput phase, per server")
+    parser.add_argument("--paced-duration", type=float, default=20.0,
+                        help="seconds of the paced phase per server (~1000 latencies for a p99)")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="each phase alternates the servers this many times (ABBA order), "
+                             "so a change in background load hits both alike")
+    parser.add_argument("--think-ms", type=float, default=1000.0, help="pause in the paced phase")
+    parser.add_argument("--max-loops", type=int, default=300)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--client-processes", type=int, default=2)
+    args = parser.parse_args()
+    instance = tempfile.mkdtemp(prefix="quizapp-bench-")
+    env = {"QUIZAPP_ENV": "production", "QUIZAPP_SECRET_KEY": secrets.token_hex(32),
+           "QUIZAPP_INSTANCE_PATH": instance, "QUIZAPP_CONTENT_PATH": str(ROOT / "content")}
+    prepare_database(env, args.users)
+    app_proc, app_port = start_gunicorn("quizapp:create_app()", env, args.workers, args.threads,
+                                        "/healthz")
+    bare_proc, bare_port = start_gunicorn("server:bare_app", env, args.workers, args.threads,
+                                          "/ping")
+    print(f"gunicorn: {args.workers} workers x {args.threads} threads each; {args.users} users; "
+          f"SQLite (WAL) at {instance}; load average before: {load_average()}")
+    phase_specs = {"throughput": (args.duration, 0.0), "paced": (args.paced_duration,
+                                                                 args.think_ms / 1000)}
+    schedule, labels = [], []
+    for phase, (duration, think) in phase_specs.items():
+        for round_index in range(args.rounds):
+            order = ("bare", "app") if round_index % 2 == 0 else ("app", "bare")
+            for kind in order:
+                schedule.append((kind, duration / args.rounds, think))
+                labels.append((phase, kind))
+    try:
+        segments, cpu, logins = run_schedule(
+            {"app": app_port, "bare": bare_port}, {"app": app_proc.pid, "bare": bare_proc.pid},
+            args.users, schedule, args.max_loops, args.client_processes)
+    finally:
+        for proc in (app_proc, bare_proc):
+            proc.terminate()
+            proc.wait(timeout=30)
+    phases = {}
+    for phase, (_, think) in phase_specs.items():
+        for kind in ("bare", "app"):
+            chosen = [i for i, label in enumerate(labels) if label == (phase, kind)]
+            stats = summarize([segments[i] for i in chosen], [cpu[i] for i in chosen])
+            phases[(phase, kind)] = stats
+            label = f"{phase} {'bare /ping' if kind == 'bare' else 'study loop'}"
+            if think:
+                label += f" (think {args.think_ms:.0f} ms)"
+            print_stats(label, stats)
+    app_results = [r for phase in phase_specs for r in phases[(phase, "app")]["results"]]
+    print(f"logins (scrypt, once per user, before any timed segment): {len(logins)}, "
+          f"p50 {logins[len(logins) // 2] * 1000:.0f} ms, "
+          f"p99 {logins[int(len(logins) * 0.99)] * 1000:.0f} ms, max {logins[-1] * 1000:.0f} ms")
+    accepted: dict[str, int] = {}
+    for r in app_results:
+        accepted[r["user"]] = accepted.get(r["user"], 0) + r["accepted"]
+    stored = count_reviews(env)
+    duplicates = sum(r["duplicates"] for r in app_results)
+    lost_or_doubled = sum(abs(stored.get(u, 0) - n) for u, n in accepted.items())
+    print(f"reviews: {sum(accepted.values())} accepted, {sum(stored[u] for u in accepted)} in the "
+          f"database, {duplicates} double clicks sent, {stored['<doubled>']} doubled, "
+          f"{lost_or_doubled} lost or extra")
+    shutil.rmtree(instance, ignore_errors=True)
+    ratio = phases[("throughput", "app")]["rps"] / phases[("throughput", "bare")]["rps"]
+    paced_p99 = phases[("paced", "app")]["p99"]
+    cpu_ratio = phases[("throughput", "bare")]["cpu_ms"] / phases[("throughput", "app")]["cpu_ms"]
+    print(f"server CPU per request, bare / study loop: {cpu_ratio:.2f} (less sensitive to other "
+          f"load on the machine than requests/s)")
+    print(f"targets: paced study p99 {paced_p99:.1f} ms (< 50: "
+          f"{'met' if paced_p99 < 50 else 'not met'}); throughput ratio >= 0.40: "
+          f"{'met' if ratio >= 0.40 else 'not met'}; load average after: {load_average()}")
+    print(f"throughput ratio study loop / bare endpoint: {ratio:.2f}")
+    if lost_or_doubled or stored["<doubled>"]:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""Configuration: per-environment defaults overridden by ``QUIZAPP_*`` environment variables."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+ENVIRONMENTS = ("development", "testing", "production")
+SECRET_KEY_FILENAME = "secret_key"
+TESTING_SECRET_KEY = "testing-only-secret-key"
+# werkzeug's "scrypt:n:r:p"; the default is werkzeug's own (n=2**15, r=8, p=1).
+DEFAULT_PASSWORD_HASH = "scrypt"
+TESTING_PASSWORD_HASH = "scrypt:1024:8:1"
+
+
+class ConfigError(RuntimeError):
+    """The environment does not describe a runnable configuration."""
+
+
+def canonicalize_bool(value: str, name: str) -> bool:
+    lowered = value.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off", ""):
+        return False
+    raise ConfigError(f"{name} must be 1/0, true/false, yes/no or on/off, not {value!r}")
+
+
+def canonicalize_int(value: str, name: str, low: int, high: int) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be an integer, not {value!r}") from None
+    if not low <= number <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}, not {number}")
+    return number
+
+
+def compute_environment(environ: Mapping[str, str], overrides: Mapping[str, object]) -> str:
+    """The environment name: overrides first (tests), then QUIZAPP_ENV, then development."""
+    if overrides.get("TESTING"):
+        return "testing"
+    name = str(overrides.get("QUIZAPP_ENV") or environ.get("QUIZAPP_ENV") or "development")
+    if name not in ENVIRONMENTS:
+        raise ConfigError(f"QUIZAPP_ENV must be one of {', '.join(ENVIRONMENTS)}, not {name!r}")
+    return name
+
+
+def load_or_create_secret_key(instance_path: str) -> str:
+    """Read ``instance/secret_key``, creating it once with a random key (development only)."""
+    path = Path(instance_path) / SECRET_KEY_FILENAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        # O_EXCL: when two processes start at once, exactly one writes and both read the same key.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_hex(32))
+    key = path.read_text().strip()
+    if len(key) < 32:
+        raise ConfigError(f"{path} holds a key shorter than 32 characters; delete it to regenerate")
+    return key
+
+
+def compute_secret_key(environ: Mapping[str, str], env_name: str, instance_path: str) -> str:
+    """SECRET_KEY from QUIZAPP_SECRET_KEY or QUIZAPP_SECRET_KEY_FILE; required in production."""
+    if environ.get("QUIZAPP_SECRET_KEY"):
+        return environ["QUIZAPP_SECRET_KEY"]
+    if environ.get("QUIZAPP_SECRET_KEY_FILE"):
+        key_path = Path(environ["QUIZAPP_SECRET_KEY_FILE"])
+        try:
+            key = key_path.read_text().strip()
+        except OSError as exc:
+            raise ConfigError(f"cannot read QUIZAPP_SECRET_KEY_FILE {key_path}: {exc}") from None
+        if len(key) < 32:
+            raise ConfigError(f"QUIZAPP_SECRET_KEY_FILE {key_path} holds fewer than 32 characters")
+        return key
+    if env_name == "testing":
+        return TESTING_SECRET_KEY
+    if env_name == "development":
+        return load_or_create_secret_key(instance_path)
+    raise ConfigError(
+        "QUIZAPP_SECRET_KEY (or QUIZAPP_SECRET_KEY_FILE) is required when QUIZAPP_ENV=production"
+    )
+
+
+def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str) -> dict:
+    """Flask config for ``env_name``; every value can be overridden by a QUIZAPP_* variable."""
+    https = canonicalize_bool(environ.get("QUIZAPP_HTTPS", "0"), "QUIZAPP_HTTPS")
+    default_db = "sqlite:///" + os.path.join(instance_path, "quizapp.db")
+    content_default = str(Path(__file__).resolve().parent.parent / "content")
+    testing = env_name == "testing"
+    return {
+        "QUIZAPP_ENV": env_name,
+        "TESTING": testing,
+        "SQLALCHEMY_DATABASE_URI": environ.get("QUIZAPP_DATABASE_URL", default_db),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10, "max_overflow": 40},
+        "SQLITE_BUSY_TIMEOUT_MS": canonicalize_int(
+            environ.get("QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", "10000"),
+            "QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", 0, 600_000),
+        "CONTENT_PATH": environ.get("QUIZAPP_CONTENT_PATH", content_default),
+        "PASSWORD_HASH_METHOD": environ.get(
+            "QUIZAPP_PASSWORD_HASH", TESTING_PASSWORD_HASH if testing else DEFAULT_PASSWORD_HASH),
+        # Login throttling: failures allowed per account / per address within the window.
+        "LOGIN_LIMIT_PER_ACCOUNT": canonicalize_int(
+            environ.get("QUIZAPP_LOGIN_LIMIT_PER_ACCOUNT", "5"),
+            "QUIZAPP_LOGIN_LIMIT_PER_ACCOUNT", 1, 10_000),
+        "LOGIN_LIMIT_PER_ADDRESS": canonicalize_int(
+            environ.get("QUIZAPP_LOGIN_LIMIT_PER_ADDRESS", "20"),
+            "QUIZAPP_LOGIN_LIMIT_PER_ADDRESS", 1, 100_000),
+        "LOGIN_LIMIT_WINDOW_MINUTES": canonicalize_int(
+            environ.get("QUIZAPP_LOGIN_LIMIT_WINDOW_MINUTES", "15"),
+            "QUIZAPP_LOGIN_LIMIT_WINDOW_MINUTES", 1, 24 * 60),
+        "PROXY_FIX_HOPS": canonicalize_int(
+            environ.get("QUIZAPP_PROXY_FIX_HOPS", "0"), "QUIZAPP_PROXY_FIX_HOPS", 0, 5),
+        # Bad input: bodies above this size get 413 before any form parsing.
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": https,
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_SECURE": https,
+        "PREFERRED_URL_SCHEME": "https" if https else "http",
+        # CSRF tokens live as long as the session, so a long study session never loses a rating.
+        "WTF_CSRF_TIME_LIMIT": None,
+        "WTF_CSRF_SSL_STRICT": https,
+    }

@@ -1,0 +1,53 @@
+"""Accounts and the login attempts that throttling counts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from flask_login import UserMixin
+from sqlalchemy import Index, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from quizapp.extensions import db
+
+USERNAME_MAX = 40
+ADDRESS_MAX = 64
+
+
+class User(UserMixin, db.Model):
+    """A person who studies; also holds their study settings."""
+
+    __tablename__ = "user"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(USERNAME_MAX), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    # Bumped to sign out every session of this account (e.g. after a password change).
+    session_version: Mapped[int] = mapped_column(default=1)
+    created_at: Mapped[datetime]
+    desired_retention: Mapped[float] = mapped_column(default=0.9)
+    new_per_day: Mapped[int] = mapped_column(default=20)
+    reviews_per_day: Mapped[int] = mapped_column(default=200)
+    # Minutes east of UTC; the study day starts at local midnight.
+    utc_offset_minutes: Mapped[int] = mapped_column(default=0)
+
+    def get_id(self) -> str:
+        """Flask-Login identity: id plus session version, so old cookies stop working on bump."""
+        return f"{self.id}.{self.session_version}"
+
+
+class LoginAttempt(db.Model):
+    """One login attempt; throttling counts recent failures per account and per address."""
+
+    __tablename__ = "login_attempt"
+    __table_args__ = (
+        Index("ix_login_attempt_username_at", "username", "attempted_at"),
+        Index("ix_login_attempt_address_at", "address", "attempted_at"),
+        Index("ix_login_attempt_attempted_at", "attempted_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(USERNAME_MAX))
+    address: Mapped[str] = mapped_column(String(ADDRESS_MAX))
+    attempted_at: Mapped[datetime]
+    succeeded: Mapped[bool]

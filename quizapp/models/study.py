@@ -1,0 +1,70 @@
+"""Per-user scheduling state and the review log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from quizapp.extensions import db
+from quizapp.models.bank import Item
+
+
+class ReviewState(db.Model):
+    """Where one user stands with one item: the FSRS state and when it is next due.
+
+    ``version`` grows with every review, so a rating made against a stale page is refused
+    instead of being applied twice.
+    """
+
+    __tablename__ = "review_state"
+    __table_args__ = (
+        UniqueConstraint("user_id", "item_id"),
+        Index("ix_review_state_user_id_due", "user_id", "due"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    item_id: Mapped[int] = mapped_column(ForeignKey("item.id", ondelete="CASCADE"))
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    due: Mapped[datetime]
+    version: Mapped[int] = mapped_column(default=1)
+    reps: Mapped[int] = mapped_column(default=0)
+    last_reviewed_at: Mapped[datetime | None]
+
+    item: Mapped[Item] = relationship(lazy="joined")
+
+
+class Review(db.Model):
+    """One rating in the log, with what undo needs to restore the state before it."""
+
+    __tablename__ = "review"
+    __table_args__ = (
+        CheckConstraint("rating >= 1 AND rating <= 4", name="rating_range"),
+        Index("ix_review_user_id_reviewed_at", "user_id", "reviewed_at"),
+        # The newest reviews of a user (undo, history) in index order, without a sort.
+        Index("ix_review_user_id_id", "user_id", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"))
+    item_id: Mapped[int] = mapped_column(ForeignKey("item.id", ondelete="CASCADE"))
+    reviewed_at: Mapped[datetime]
+    rating: Mapped[int]
+    duration_ms: Mapped[int | None]
+    answer: Mapped[str | None] = mapped_column(Text)
+    correct: Mapped[bool | None]
+    puzzle_seed: Mapped[int | None] = mapped_column(BigInteger)
+    was_new: Mapped[bool]
+    # The state before the review (None when the item was new: undo makes it new again).
+    state_before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    due_before: Mapped[datetime | None]
+    last_reviewed_before: Mapped[datetime | None]
+    state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
+    due_after: Mapped[datetime]
+    version_after: Mapped[int]
+    fsrs_log: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    item: Mapped[Item] = relationship()

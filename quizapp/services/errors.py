@@ -1,0 +1,41 @@
+"""Errors the use cases raise; the web layer turns each into a 4xx with its message."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+
+class ServiceError(Exception):
+    """A request the use case refuses; ``message`` is shown to the person as is."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(ServiceError):
+    """The thing does not exist, or belongs to someone else (never say which)."""
+
+    status = 404
+
+
+class Conflict(ServiceError):
+    """The request was made against a state that has since changed (a stale page, a double click)."""
+
+    status = 409
+
+
+class InvalidCredentials(ServiceError):
+    status = 401
+
+
+class LoginThrottled(ServiceError):
+    """Too many failed logins recently for this account or this address."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: timedelta) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -1,0 +1,217 @@
+"""Rating an item and undoing a rating: FSRS state changes plus the review log, atomically."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import and_, bindparam, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, lazyload
+
+from quizapp import srs
+from quizapp.models import Item, Review, ReviewState, User
+from quizapp.services.errors import Conflict, NotFound
+
+_SQLITE_WRITE_LOCK = threading.Lock()
+ANSWER_MAX = 2000
+DURATION_MAX_MS = 60 * 60 * 1000
+STALE_MESSAGE = (
+    "That rating was for a page that is out of date (a second click or another tab); "
+    "it was not counted again."
+)
+
+
+@dataclass(frozen=True)
+class Rated:
+    """What the person is told after a rating: the review and when the item comes back."""
+
+    review_id: int
+    title: str  # the item's title
+    due: datetime
+
+
+# Every rating runs these statements, so they are built once with bind parameters (building a
+# SQLAlchemy statement costs more than running these small indexed queries). The writes go to
+# the tables themselves: the ORM's per-statement bookkeeping buys nothing for two fixed rows.
+_STATE_TABLE, _REVIEW_TABLE, _ITEM_TABLE = (ReviewState.__table__, Review.__table__,
+                                            Item.__table__)
+LOAD_ITEM = select(Item).where(Item.id == bindparam("item_id"))
+# The item is loaded (or not needed) by every caller; joining it again would fetch it twice.
+LOAD_STATE = (select(ReviewState)
+              .where(ReviewState.user_id == bindparam("user_id"),
+                     ReviewState.item_id == bindparam("item_id"))
+              .options(lazyload(ReviewState.item)))
+# What a rating reads, in one round trip: the item (it must exist and not be retired) and the
+# user's state row for it (no row: the item is new to this user).
+RATING_TARGET = (
+    select(_ITEM_TABLE.c.title, _ITEM_TABLE.c.retired, _STATE_TABLE.c.id.label("state_id"),
+           _STATE_TABLE.c.version, _STATE_TABLE.c.state, _STATE_TABLE.c.due,
+           _STATE_TABLE.c.last_reviewed_at)
+    .select_from(_ITEM_TABLE.outerjoin(_STATE_TABLE, and_(
+        _STATE_TABLE.c.item_id == _ITEM_TABLE.c.id,
+        _STATE_TABLE.c.user_id == bindparam("user_id"))))
+    .where(_ITEM_TABLE.c.id == bindparam("item_id")))
+INSERT_STATE = insert(_STATE_TABLE)
+INSERT_REVIEW = insert(_REVIEW_TABLE)
+# Conditional on the version the page showed: a second click finds the version moved on.
+UPDATE_STATE = (update(_STATE_TABLE)
+                .where(_STATE_TABLE.c.id == bindparam("row_id"),
+                       _STATE_TABLE.c.version == bindparam("seen_version"))
+                .values(state=bindparam("new_state"), due=bindparam("new_due"),
+                        version=bindparam("version_after"), reps=_STATE_TABLE.c.reps + 1,
+                        last_reviewed_at=bindparam("now")))
+
+
+def compute_interval_labels(state: ReviewState | None, user: User, now: datetime) -> dict[int, str]:
+    """The label on each rating button: when the item would be due again if rated so now."""
+    current = state.state if state is not None else srs.new_state(now)
+    intervals = srs.preview_intervals(current, now, desired_retention=user.desired_retention)
+    return {rating: srs.format_interval(delta) for rating, delta in intervals.items()}
+
+
+def load_state(session: Session, user: User, item_id: int) -> ReviewState | None:
+    return session.scalar(LOAD_STATE, {"user_id": user.id, "item_id": item_id})
+
+
+def load_studyable_item(session: Session, item_id: int) -> Item:
+    item = session.scalar(LOAD_ITEM, {"item_id": item_id})
+    if item is None or item.retired:
+        raise NotFound("That item is not in the study queue any more.")
+    return item
+
+
+def record_review(
+    session: Session, user: User, item_id: int, rating: int, now: datetime, *,
+    seen_version: int, duration_ms: int | None = None, answer: str | None = None,
+    correct: bool | None = None, puzzle_seed: int | None = None,
+) -> Rated:
+    """Apply a rating made on a page that showed the item at ``seen_version`` (0 = new).
+
+    The state row is changed only if it is still at ``seen_version`` (a conditional UPDATE, or
+    the unique (user, item) key for a first review), so a double submit is refused, never
+    applied twice, on SQLite and PostgreSQL alike.
+    """
+    srs.validate_rating(rating)
+    # Core statements run on the session's connection (same transaction, no ORM layer).
+    target = session.connection().execute(
+        RATING_TARGET, {"user_id": user.id, "item_id": item_id}).first()
+    if target is None or target.retired:
+        raise NotFound("That item is not in the study queue any more.")
+    if duration_ms is not None:
+        duration_ms = max(0, min(int(duration_ms), DURATION_MAX_MS))
+    if answer is not None:
+        answer = answer[:ANSWER_MAX]
+    is_new = target.state_id is None
+    if (0 if is_new else target.version) != seen_version:
+        raise Conflict(STALE_MESSAGE)
+    before = srs.new_state(now) if is_new else target.state
+    result = srs.review(before, rating, now, desired_retention=user.desired_retention,
+                        duration_ms=duration_ms)
+    review_row = {
+        "user_id": user.id, "item_id": item_id, "reviewed_at": now, "rating": rating,
+        "duration_ms": duration_ms, "answer": answer, "correct": correct,
+        "puzzle_seed": puzzle_seed, "was_new": is_new, "state_before": target.state,
+        "due_before": target.due, "last_reviewed_before": target.last_reviewed_at,
+        "state_after": result.state, "due_after": result.due, "version_after": seen_version + 1,
+        "fsrs_log": result.log,
+    }
+    # Everything is computed; the write transaction is two statements and a commit, so the
+    # database's write lock is held as briefly as possible.
+    with serialize_writes(session):
+        review_id = apply_review(session, target.state_id, result, review_row)
+    return Rated(review_id, target.title, result.due)
+
+
+def apply_review(session: Session, state_id: int | None, result: srs.ReviewResult,
+                 review_row: dict) -> int:
+    """The write transaction of record_review: the state change and the log entry, committed.
+
+    ``state_id`` None inserts the user's first state for the item; otherwise the row moves from
+    the version before ``review_row["version_after"]`` to it, or Conflict if it has moved on.
+    """
+    version_after, now = review_row["version_after"], review_row["reviewed_at"]
+    if state_id is None:
+        try:
+            session.connection().execute(INSERT_STATE, {
+                "user_id": review_row["user_id"], "item_id": review_row["item_id"],
+                "state": result.state, "due": result.due, "version": version_after, "reps": 1,
+                "last_reviewed_at": now})
+        except IntegrityError:
+            session.rollback()
+            raise Conflict(STALE_MESSAGE) from None
+    else:
+        changed = session.connection().execute(UPDATE_STATE, {
+            "row_id": state_id, "seen_version": version_after - 1, "new_state": result.state,
+            "new_due": result.due, "version_after": version_after, "now": now}).rowcount
+        if changed != 1:
+            session.rollback()
+            raise Conflict(STALE_MESSAGE)
+    review_id = session.connection().execute(INSERT_REVIEW, review_row).inserted_primary_key[0]
+    session.commit()
+    return review_id
+
+
+@contextmanager
+def serialize_writes(session: Session) -> Iterator[None]:
+    """SQLite has one writer at a time and makes waiters sleep and retry (1, 2, 5, 10 ms...);
+    threads of one process queue on a lock instead, which wakes the next one at once."""
+    if session.get_bind().dialect.name != "sqlite":
+        yield
+        return
+    with _SQLITE_WRITE_LOCK:
+        yield
+
+
+def load_own_review(session: Session, user: User, review_id: int) -> Review:
+    """The user's review, or NotFound: another user's review id looks exactly like a missing one."""
+    review = session.get(Review, review_id)
+    if review is None or review.user_id != user.id:
+        raise NotFound("There is no such review in your history.")
+    return review
+
+
+def undo_review(session: Session, user: User, review_id: int) -> Item:
+    """Put the item back exactly as it was before the review and delete the review.
+
+    Only the most recent review can be undone, so undos unwind in order and every restored
+    state is the one the following review started from.
+    """
+    review = load_own_review(session, user, review_id)
+    newest = session.scalar(select(func.max(Review.id)).where(Review.user_id == user.id))
+    if review.id != newest:
+        raise Conflict("Only your most recent rating can be undone.")
+    item = review.item
+    state_row = session.scalar(select(ReviewState).where(
+        ReviewState.user_id == user.id, ReviewState.item_id == review.item_id))
+    if state_row is None:
+        raise Conflict("That rating was already undone; nothing was undone.")
+    # Conditional on the version read here, so two undos at once cannot both apply.
+    row_filter = (ReviewState.id == state_row.id, ReviewState.version == state_row.version)
+    if review.was_new:
+        # The item was new: removing its state makes it new again, as it was.
+        changed = session.execute(delete(ReviewState).where(*row_filter)
+                                  .execution_options(synchronize_session=False)).rowcount
+    else:
+        # The version keeps growing, so a page shown before the undo cannot rate again.
+        changed = session.execute(
+            update(ReviewState).where(*row_filter)
+            .values(state=review.state_before, due=review.due_before,
+                    last_reviewed_at=review.last_reviewed_before, reps=ReviewState.reps - 1,
+                    version=state_row.version + 1)
+            .execution_options(synchronize_session=False)).rowcount
+    removed = session.execute(delete(Review).where(Review.id == review.id)
+                              .execution_options(synchronize_session=False)).rowcount
+    if changed != 1 or removed != 1:
+        session.rollback()
+        raise Conflict("That rating was already undone or changed; nothing was undone.")
+    session.commit()
+    return item
+
+
+def list_history(session: Session, user: User, limit: int = 100) -> list[Review]:
+    return list(session.scalars(
+        select(Review).where(Review.user_id == user.id).order_by(Review.id.desc()).limit(limit)))

@@ -1,0 +1,164 @@
+"""What to study next: due reviews first, then new items, within the user's daily limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import bindparam, exists, func, select
+from sqlalchemy.orm import Session, defer, lazyload
+
+from quizapp import srs
+from quizapp.models import Card, Item, Review, ReviewState, User
+
+# When nothing is due, an item whose learning step ends within this span is shown early
+# (Anki's "learn ahead"), so a session does not stall on a one-minute step.
+LEARN_AHEAD = timedelta(minutes=20)
+
+
+@dataclass(frozen=True)
+class TodayCounts:
+    new_done: int
+    reviews_done: int
+
+
+@dataclass(frozen=True)
+class LastReview:
+    """The rating undo would take back: its id and the item's title."""
+
+    id: int
+    title: str
+
+
+@dataclass(frozen=True)
+class QueueView:
+    """The next item (or None), what is left today, and the rating undo would take back."""
+
+    item: Item | None
+    state: ReviewState | None  # None when the item is new to this user
+    due_left: int
+    new_left: int
+    learned_ahead: bool
+    next_due: datetime | None  # when something is next due, if the queue is empty
+    today: TodayCounts
+    last_review: LastReview | None
+
+
+# The queue's statements are built once with bind parameters: every study page runs them, and
+# building SQLAlchemy statements costs more than executing these small indexed queries.
+# Counting and filtering use the item table itself: the Item entity would bring its card and
+# skill joins (with_polymorphic) into queries that read no card or skill column.
+_USER, _NOW, _UNTIL, _DAY_START = (bindparam("user_id"), bindparam("now"), bindparam("until"),
+                                   bindparam("day_start"))
+_ITEM, _REVIEW = Item.__table__, Review.__table__
+_SEEN = exists().where(ReviewState.user_id == _USER, ReviewState.item_id == _ITEM.c.id)
+
+
+def _count_reviews_today(was_new: bool):
+    return (select(func.count()).select_from(Review)
+            .where(Review.user_id == _USER, Review.reviewed_at >= _DAY_START,
+                   Review.was_new.is_(was_new)).scalar_subquery())
+
+
+COUNTS = select(
+    _count_reviews_today(True).label("new_done"),
+    _count_reviews_today(False).label("reviews_done"),
+    select(func.count()).select_from(ReviewState).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
+    .where(ReviewState.user_id == _USER, ReviewState.due <= _NOW, _ITEM.c.retired.is_(False))
+    .scalar_subquery().label("due"),
+    # New = active items minus the active items this user has a state for: two index counts,
+    # instead of probing the user's states once per item in the bank.
+    (select(func.count()).select_from(_ITEM).where(_ITEM.c.retired.is_(False)).scalar_subquery()
+     - select(func.count()).select_from(ReviewState)
+     .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
+     .where(ReviewState.user_id == _USER, _ITEM.c.retired.is_(False)).scalar_subquery())
+    .label("new"),
+    # The user's latest review, for the undo button: the (user_id, id) index gives it directly.
+    select(_REVIEW.c.id).where(_REVIEW.c.user_id == _USER)
+    .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery().label("last_review_id"),
+    select(_ITEM.c.title).select_from(_REVIEW.join(_ITEM, _REVIEW.c.item_id == _ITEM.c.id))
+    .where(_REVIEW.c.user_id == _USER)
+    .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery().label("last_review_title"),
+)
+# A card's answer columns are read only when its rendered answer is not cached yet (the page
+# then loads them, once per card and process); the queue loads the rest.
+_ANSWER_COLUMNS = [defer(getattr(Card, name)) for name in (
+    "basics", "solid", "code", "code_output", "go_deeper", "follow_ups", "red_flags",
+    "source_path")]
+# The state and its item in one join (the relationship's own joined load would add a second,
+# unfiltered join that SQLite materialises for every item); state.item is then found in the
+# session's identity map without another query.
+FIRST_DUE = (select(ReviewState, Item).join(Item, ReviewState.item_id == Item.id)
+             .where(ReviewState.user_id == _USER, ReviewState.due <= _UNTIL,
+                    Item.retired.is_(False))
+             .options(lazyload(ReviewState.item), *_ANSWER_COLUMNS)
+             .order_by(ReviewState.due, ReviewState.id).limit(1))
+# The first new item is found on the item table alone, then loaded with its card or skill row:
+# sorting the card-joined rows would read every unseen card's text to keep one.
+_FIRST_NEW_ID = (select(_ITEM.c.id).where(_ITEM.c.retired.is_(False), ~_SEEN)
+                 .order_by(_ITEM.c.new_order, _ITEM.c.id).limit(1)
+                 .correlate(None).scalar_subquery())
+FIRST_NEW = select(Item).where(Item.id == _FIRST_NEW_ID).options(*_ANSWER_COLUMNS)
+NEXT_DUE = (select(func.min(ReviewState.due)).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
+            .where(ReviewState.user_id == _USER, _ITEM.c.retired.is_(False)))
+
+
+@dataclass(frozen=True)
+class QueueCounts:
+    today: TodayCounts
+    due: int  # due now, before the daily limit
+    new: int  # never seen, before the daily limit
+    last_review: LastReview | None
+
+
+def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
+    """Today's done counts, what is waiting and the latest review, in one round trip."""
+    start = srs.day_start(now, user.utc_offset_minutes)
+    # Core statements go to the session's connection (same transaction): the ORM layer of
+    # Session.execute has nothing to do for them and costs as much as the query itself.
+    row = session.connection().execute(
+        COUNTS, {"user_id": user.id, "now": now, "day_start": start}).one()
+    last = None
+    if row.last_review_id is not None:
+        last = LastReview(row.last_review_id, row.last_review_title)
+    return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.new, last)
+
+
+def select_first_due(session: Session, user: User, until: datetime) -> list[ReviewState]:
+    rows = session.execute(FIRST_DUE, {"user_id": user.id, "until": until})
+    return [state for state, _item in rows]
+
+
+def select_first_new(session: Session, user: User) -> list[Item]:
+    return list(session.scalars(FIRST_NEW, {"user_id": user.id}))
+
+
+def compute_next_due(session: Session, user: User) -> datetime | None:
+    return session.connection().execute(NEXT_DUE, {"user_id": user.id}).scalar()
+
+
+def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
+    """The next item to show: srs.plan_session over due states and new items."""
+    counts = count_queue(session, user, now)
+    today = counts.today
+    reviews_left = srs.compute_remaining(user.reviews_per_day, today.reviews_done)
+    new_left = srs.compute_remaining(user.new_per_day, today.new_done)
+    # Only the head of each list is shown, so each list is fetched with LIMIT 1.
+    due = select_first_due(session, user, now) if reviews_left and counts.due else []
+    new = select_first_new(session, user) if new_left and counts.new else []
+    plan = srs.plan_session(
+        due, new, new_done_today=today.new_done, reviews_done_today=today.reviews_done,
+        new_limit=user.new_per_day, review_limit=user.reviews_per_day)
+    due_total, new_total = min(reviews_left, counts.due), min(new_left, counts.new)
+    learned_ahead = False
+    if not plan and reviews_left:
+        plan = select_first_due(session, user, now + LEARN_AHEAD)
+        learned_ahead = bool(plan)
+    head = plan[0] if plan else None
+    if isinstance(head, ReviewState):
+        item, state = head.item, head
+    else:
+        item, state = head, None
+    next_due = None if head else compute_next_due(session, user)
+    return QueueView(item, state, due_total, new_total, learned_ahead, next_due, today,
+                     counts.last_review)

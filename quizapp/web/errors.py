@@ -1,0 +1,56 @@
+"""Error pages: every 4xx/5xx gets a human message; /api/ paths get JSON instead of HTML."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from quizapp.services.errors import ServiceError
+
+MESSAGES = {
+    400: "The request could not be understood. Check what you typed and try again.",
+    403: "You are not allowed to do that.",
+    404: "There is nothing here. The link may be old, or the thing was never there.",
+    405: "That page does not accept this kind of request.",
+    413: "That was too much data for one request (the limit is 64 KiB). Shorten it and retry.",
+    429: "Too many requests. Wait a little and try again.",
+    500: "Something broke on our side. Your saved progress is safe; try again in a moment.",
+}
+CSRF_MESSAGE = (
+    "This form has expired or did not come from this site. Nothing was saved: "
+    "reload the page and submit it again."
+)
+
+
+def render_error(status: int, message: str):
+    if request.path.startswith("/api/") or request.path == "/healthz":
+        return jsonify({"error": message, "status": status}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def handle_csrf(_error: CSRFError):
+        return render_error(400, CSRF_MESSAGE)
+
+    @app.errorhandler(ServiceError)
+    def handle_service_error(error: ServiceError):
+        return render_error(error.status, error.message)
+
+    @app.errorhandler(HTTPException)
+    def handle_http(error: HTTPException):
+        status = error.code or 500
+        message = MESSAGES.get(status) or error.description or "Request failed."
+        # A handler that aborted with its own description (abort(404, "...")) keeps its words.
+        if error.description and error.description != type(error).description:
+            message = error.description
+        response = render_error(status, message)
+        if status == 405 and hasattr(error, "valid_methods") and error.valid_methods:
+            body, code = response
+            return body, code, {"Allow": ", ".join(error.valid_methods)}
+        return response
+
+    @app.errorhandler(500)
+    def handle_internal(_error):
+        return render_error(500, MESSAGES[500])

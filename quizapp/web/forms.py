@@ -1,0 +1,96 @@
+"""Flask-WTF forms: every POST carries a CSRF token and every field is bounded."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    DecimalField,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    StringField,
+)
+from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, NumberRange, Regexp
+
+from quizapp.services.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MIN
+from quizapp.services.settings import (
+    NEW_PER_DAY_RANGE,
+    RETENTION_RANGE,
+    REVIEWS_PER_DAY_RANGE,
+    UTC_OFFSET_RANGE,
+)
+
+USERNAME_MAX_INPUT = 40
+ANSWER_MAX = 2000
+TOKEN_MAX = 1000
+
+
+class RegisterForm(FlaskForm):
+    username = StringField("Username", validators=[
+        DataRequired(), Length(USERNAME_MIN, USERNAME_MAX_INPUT),
+        Regexp(r"^\s*[A-Za-z0-9][A-Za-z0-9_.-]*\s*$",
+               message="Use letters, digits, '.', '_' and '-'; start with a letter or digit.")])
+    password = PasswordField("Password", validators=[
+        DataRequired(), Length(PASSWORD_MIN, PASSWORD_MAX)])
+    confirm = PasswordField("Repeat password", validators=[
+        DataRequired(), EqualTo("password", message="The two passwords differ.")])
+
+
+class LoginForm(FlaskForm):
+    username = StringField("Username", validators=[DataRequired(), Length(1, USERNAME_MAX_INPUT)])
+    password = PasswordField("Password", validators=[DataRequired(), Length(1, PASSWORD_MAX)])
+    remember = BooleanField("Keep me logged in on this device")
+
+
+class LogoutForm(FlaskForm):
+    """Logging out is a POST so another site cannot log you out with a link."""
+
+
+class PasswordForm(FlaskForm):
+    current = PasswordField("Current password", validators=[DataRequired(), Length(1, PASSWORD_MAX)])
+    new = PasswordField("New password", validators=[DataRequired(), Length(PASSWORD_MIN, PASSWORD_MAX)])
+    confirm = PasswordField("Repeat new password", validators=[
+        DataRequired(), EqualTo("new", message="The two passwords differ.")])
+
+
+class SettingsForm(FlaskForm):
+    desired_retention = DecimalField("Desired retention", places=2, validators=[
+        InputRequired(), NumberRange(*RETENTION_RANGE)])
+    new_per_day = IntegerField("New items per day", validators=[
+        InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
+    reviews_per_day = IntegerField("Reviews per day", validators=[
+        InputRequired(), NumberRange(*REVIEWS_PER_DAY_RANGE)])
+    utc_offset_minutes = IntegerField("Your UTC offset in minutes", validators=[
+        InputRequired(), NumberRange(*UTC_OFFSET_RANGE)])
+
+
+class RateForm(FlaskForm):
+    """A rating of the item named by the signed ``token`` (the page it was shown on)."""
+
+    token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
+    rating = IntegerField(validators=[InputRequired(), NumberRange(1, 4)])
+    answer = HiddenField(validators=[Length(0, ANSWER_MAX)])
+    hints_used = IntegerField(default=0, validators=[NumberRange(0, 2)])
+
+
+class AnswerForm(FlaskForm):
+    """A typed answer to a puzzle; checking it reveals the solution and suggests a rating."""
+
+    token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
+    answer = StringField("Your answer", validators=[
+        DataRequired(message="Type an answer first."), Length(1, ANSWER_MAX)])
+    hints_used = IntegerField(default=0, validators=[NumberRange(0, 2)])
+
+
+class UndoForm(FlaskForm):
+    review_id = IntegerField(validators=[InputRequired(), NumberRange(1, 2**62)])
+
+
+class ExplainQueryForm(FlaskForm):
+    """The explorer's GET form (read-only, so no CSRF token: links to a chain can be shared)."""
+
+    class Meta:
+        csrf = False
+
+    expr = StringField("Expression", validators=[DataRequired(), Length(1, 2000)])

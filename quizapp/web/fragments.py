@@ -1,0 +1,41 @@
+"""Rendered card answers, cached per card and content hash (the page shown most often)."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app
+from markupsafe import Markup
+
+from quizapp.models import Card
+
+CARD_ANSWER_TEMPLATE = "study/_card_answer.html"
+EXTENSION_KEY = "quizapp.card_answers"
+# About 100 KiB of HTML per ten cards: a bank a hundred times today's size still fits.
+CACHE_LIMIT = 10_000
+
+
+def init_fragments(app: Flask) -> None:
+    app.extensions[EXTENSION_KEY] = {}
+    app.add_template_global(render_card_answer, "card_answer")
+
+
+def render_card_answer(card: Card) -> Markup:
+    """The answer sections of ``card`` (Markdown, highlighted code, output, follow-ups).
+
+    The fragment reads only the card's own columns, and ``content_hash`` is computed from all of
+    them (bank_import.compute_content_hash), so (key, hash) names one rendering; an edited card
+    gets a new hash and is rendered afresh. With template auto-reload on (development), the
+    template itself may change, so nothing is cached.
+    """
+    environment = current_app.jinja_env
+    if environment.auto_reload:
+        return Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(card=card))  # noqa: S704
+    cache: dict[tuple[str, str], Markup] = current_app.extensions[EXTENSION_KEY]
+    key = (card.key, card.content_hash)
+    html = cache.get(key)
+    if html is None:
+        # The template autoescapes and its Markdown filter sanitises with nh3.
+        html = Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(card=card))  # noqa: S704
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[key] = html
+    return html

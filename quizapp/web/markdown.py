@@ -1,0 +1,69 @@
+"""Safe Markdown for cards and puzzles: markdown-it-py (no raw HTML), Pygments, then nh3."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import nh3
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer, TextLexer, get_lexer_by_name
+from pygments.util import ClassNotFound
+
+HIGHLIGHT_CLASS = "highlight"
+# nowrap: we write the <pre> ourselves so markdown-it uses it as is (it must start with "<pre").
+_FORMATTER = HtmlFormatter(nowrap=True)
+
+# What survives sanitising: Markdown's own output plus Pygments' spans.
+ALLOWED_TAGS = {
+    "p", "br", "hr", "em", "strong", "code", "pre", "span", "div", "a", "ul", "ol", "li",
+    "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td",
+    "del", "sup", "sub",
+}
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "span": {"class"}, "div": {"class"},
+                      "code": {"class"}, "pre": {"class"}, "th": {"style"}, "td": {"style"}}
+
+
+def compute_lexer(language: str):
+    try:
+        return get_lexer_by_name(language or "text")
+    except ClassNotFound:
+        return TextLexer()
+
+
+def compute_highlighted(code: str, lexer) -> str:
+    body = highlight(code, lexer, _FORMATTER)
+    return f'<pre class="{HIGHLIGHT_CLASS}"><code>{body}</code></pre>'
+
+
+def highlight_block(code: str, language: str, _attrs: str) -> str:
+    return compute_highlighted(code, compute_lexer(language.strip().split(" ")[0]))
+
+
+# html=False: raw HTML typed into Markdown is shown as text, never passed through.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "highlight": highlight_block}).enable("table")
+
+
+def sanitize_html(html: str) -> str:
+    return nh3.clean(
+        html, tags=ALLOWED_TAGS, attributes=ALLOWED_ATTRIBUTES, url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer")
+
+
+@lru_cache(maxsize=4096)
+def render_markdown(text: str) -> Markup:
+    return Markup(sanitize_html(_MARKDOWN.render(text or "")))  # noqa: S704 (sanitised by nh3)
+
+
+@lru_cache(maxsize=1024)
+def render_python(code: str) -> Markup:
+    return Markup(sanitize_html(compute_highlighted(code, PythonLexer())))  # noqa: S704
+
+
+def compute_pygments_css() -> str:
+    """Light theme by default, a dark one when the browser prefers dark."""
+    light = HtmlFormatter(style="friendly").get_style_defs(f".{HIGHLIGHT_CLASS}")
+    dark = HtmlFormatter(style="github-dark").get_style_defs(f".{HIGHLIGHT_CLASS}")
+    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"

@@ -1,0 +1,76 @@
+"""Per-request helpers: the clock and seed source from config, the client address, headers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, current_app, request, url_for
+
+# Everything a page uses is served by the app itself: no third-party origin is allowed.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def current_time() -> datetime:
+    return current_app.config["CLOCK"]()
+
+
+def new_puzzle_seed() -> int:
+    return int(current_app.config["PUZZLE_SEED_SOURCE"]())
+
+
+def client_address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def compute_safe_next(target: str | None, default: str) -> str:
+    """Only same-site relative paths are followed after login (no open redirects)."""
+    if not target or len(target) > 500:
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return default
+    if "\\" in target:
+        return default
+    return target
+
+
+FIXED_URLS_KEY = "quizapp.fixed_urls"
+FIXED_URLS_LIMIT = 1000
+
+
+def fixed_url_for(endpoint: str, filename: str | None = None) -> str:
+    """url_for for links that take no values from the request (navigation, static files).
+
+    Every page carries a dozen of them, so each is built once per script root (the only part
+    of the request a relative URL depends on) and then read from a dict.
+    """
+    cache: dict[tuple[str, str, str | None], str] = current_app.extensions[FIXED_URLS_KEY]
+    key = (request.script_root, endpoint, filename)
+    url = cache.get(key)
+    if url is None:
+        url = url_for(endpoint, filename=filename) if filename else url_for(endpoint)
+        if len(cache) >= FIXED_URLS_LIMIT:
+            cache.clear()
+        cache[key] = url
+    return url
+
+
+def register_fixed_urls(app: Flask) -> None:
+    app.extensions[FIXED_URLS_KEY] = {}
+    app.add_template_global(fixed_url_for, "fixed_url_for")
+
+
+def register_headers(app: Flask) -> None:
+    @app.after_request
+    def set_security_headers(response: Response) -> Response:
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if app.config["SESSION_COOKIE_SECURE"]:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        return response

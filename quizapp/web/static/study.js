@@ -1,0 +1,80 @@
+// quizapp keyboard layer: progressive enhancement over plain HTML forms.
+// Space reveals the answer, 1-4 rate, u undoes. Keys typed into a text field are left alone.
+(function () {
+  "use strict";
+  document.documentElement.classList.add("js");
+
+  function typingInField(event) {
+    var el = event.target;
+    if (!el || !el.tagName) return false;
+    var tag = el.tagName.toLowerCase();
+    return tag === "input" || tag === "textarea" || tag === "select" || el.isContentEditable;
+  }
+
+  function visible(el) {
+    return !!(el && el.offsetParent !== null);
+  }
+
+  function submitOnce(form, button) {
+    if (form.dataset.submitted) return;
+    form.dataset.submitted = "1";
+    if (form.requestSubmit) {
+      form.requestSubmit(button || undefined);
+    } else if (button) {
+      button.click();
+    } else {
+      form.submit();
+    }
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event)) return;
+    var reveal = document.querySelector("[data-reveal]");
+    if (event.key === " " || event.code === "Space") {
+      if (reveal && !reveal.open) {
+        event.preventDefault();
+        reveal.open = true;
+        var first = reveal.querySelector(".rate-3");
+        if (first) first.focus({ preventScroll: true });
+      }
+      return;
+    }
+    if (/^[1-4]$/.test(event.key)) {
+      var form = document.querySelector("[data-rate-form]");
+      if (!form || !visible(form)) return;
+      var button = form.querySelector('button[data-key="' + event.key + '"]');
+      if (button) {
+        event.preventDefault();
+        submitOnce(form, button);
+      }
+      return;
+    }
+    if (event.key === "u" || event.key === "U") {
+      var undo = document.querySelector("[data-undo-form]");
+      if (undo) {
+        event.preventDefault();
+        submitOnce(undo, undo.querySelector("button"));
+      }
+    }
+  });
+
+  // Count the hints opened so the suggested rating can take them into account.
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!details.matches || !details.matches("[data-hint]") || !details.open) return;
+    details.dataset.seen = "1";
+    var field = document.querySelector("[data-hints-used]");
+    if (field) field.value = String(document.querySelectorAll("[data-hint][data-seen]").length);
+  }, true);
+
+  // A double click must not send a second rating: the server would refuse it anyway.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches("[data-rate-form], [data-undo-form], [data-answer-form]")) return;
+    if (form.dataset.sent) {
+      event.preventDefault();
+      return;
+    }
+    form.dataset.sent = "1";
+  });
+})();

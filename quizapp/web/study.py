@@ -1,0 +1,155 @@
+"""Study area: the queue page, puzzle answers, ratings, undo and the review history."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+
+from quizapp import srs
+from quizapp.extensions import db
+from quizapp.models import Card, Skill
+from quizapp.services import reviews, skill_reviews
+from quizapp.services.errors import Conflict, ServiceError
+from quizapp.services.study_queue import compute_queue
+from quizapp.web.filters import ANSWER_HINTS
+from quizapp.web.forms import AnswerForm, RateForm, UndoForm
+from quizapp.web.runtime import current_time, new_puzzle_seed
+from quizapp.web.study_tokens import (
+    ShownItem,
+    compute_duration_ms,
+    epoch_ms,
+    sign_shown_item,
+    verify_shown_item,
+)
+
+bp = Blueprint("study", __name__)
+RATING_LABELS = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
+
+
+def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
+                      answer_form: AnswerForm | None = None, answer_error: str | None = None):
+    """The next item; ``shown`` re-renders a puzzle whose typed answer could not be read.
+
+    Pages carry their hidden fields as plain values (the templates write the inputs): forms
+    are built only to read and validate what is posted back.
+    """
+    now = current_time()
+    view = compute_queue(db.session, current_user, now)
+    context = {"view": view, "ratings": RATING_LABELS, "last_review": view.last_review}
+    item = view.item
+    if item is None:
+        return render_template("study/empty.html", **context), status
+    version = view.state.version if view.state else 0
+    if shown is None or shown.item_id != item.id or shown.version != version:
+        seed = new_puzzle_seed() if isinstance(item, Skill) else None
+        shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now))
+        answer_form = None
+    context["token"] = sign_shown_item(shown)
+    context["intervals"] = reviews.compute_interval_labels(view.state, current_user, now)
+    if isinstance(item, Card):
+        return render_template("study/card.html", card=item, **context), status
+    context["puzzle"] = skill_reviews.generate_skill_puzzle(item, shown.seed)
+    context["typed_answer"] = answer_form.answer.data if answer_form else None
+    context["hints_used"] = (answer_form.hints_used.data if answer_form else None) or 0
+    context["answer_error"] = answer_error
+    context["answer_hint"] = ANSWER_HINTS.get(context["puzzle"].get("answer_kind"), "")
+    return render_template("study/puzzle.html", skill=item, **context), status
+
+
+@bp.route("/")
+def home():
+    if current_user.is_authenticated:
+        view = compute_queue(db.session, current_user, current_time())
+        return render_template("home.html", view=view)
+    return render_template("home.html", view=None)
+
+
+@bp.route("/study")
+@login_required
+def index():
+    return render_queue_page()
+
+
+@bp.route("/study/answer", methods=["POST"])
+@login_required
+def answer():
+    """Judge a typed puzzle answer, then show the solution and the rating buttons."""
+    form = AnswerForm()
+    if not form.validate_on_submit():
+        shown = _verify_or_none(form.token.data)
+        message = "; ".join(e for errors in form.errors.values() for e in errors)
+        return render_queue_page(status=400, shown=shown, answer_form=form, answer_error=message)
+    shown = verify_shown_item(form.token.data, current_user.id)
+    skill = skill_reviews.load_skill(db.session, shown.item_id)
+    now = current_time()
+    seconds = compute_duration_ms(shown, now) / 1000
+    checked = skill_reviews.check_skill_answer(
+        skill, shown.seed, form.answer.data, seconds=seconds, hints_used=form.hints_used.data or 0)
+    if checked.error:
+        return render_queue_page(status=422, shown=shown, answer_form=form,
+                                 answer_error=checked.error)
+    state = reviews.load_state(db.session, current_user, skill.id)
+    return render_template(
+        "study/puzzle_result.html", skill=skill, checked=checked, puzzle=checked.puzzle,
+        token=form.token.data, hints_used=form.hints_used.data or 0, ratings=RATING_LABELS,
+        intervals=reviews.compute_interval_labels(state, current_user, now))
+
+
+def _verify_or_none(token: str | None) -> ShownItem | None:
+    try:
+        return verify_shown_item(token or "", current_user.id)
+    except ServiceError:
+        return None
+
+
+@bp.route("/study/rate", methods=["POST"])
+@login_required
+def rate():
+    form = RateForm()
+    if not form.validate_on_submit():
+        abort(400, "Pick one of Again, Hard, Good or Easy. Nothing was saved.")
+    shown = verify_shown_item(form.token.data, current_user.id)
+    now = current_time()
+    duration = compute_duration_ms(shown, now)
+    try:
+        if shown.seed is not None:
+            rated = skill_reviews.record_skill_review(
+                db.session, current_user, shown.item_id, shown.seed, form.answer.data or "",
+                form.rating.data, now, seen_version=shown.version, duration_ms=duration,
+                hints_used=form.hints_used.data or 0)
+        else:
+            rated = reviews.record_review(
+                db.session, current_user, shown.item_id, form.rating.data, now,
+                seen_version=shown.version, duration_ms=duration)
+    except Conflict as exc:
+        flash(exc.message, "warning")
+        return redirect(url_for("study.index"), 303)
+    interval = srs.format_interval(max(rated.due - now, timedelta(0)))
+    flash(f"{RATING_LABELS[form.rating.data]}: “{rated.title}” comes back in {interval}.",
+          "success")
+    return redirect(url_for("study.index"), 303)
+
+
+@bp.route("/study/undo", methods=["POST"])
+@login_required
+def undo():
+    form = UndoForm()
+    if not form.validate_on_submit():
+        abort(400, "That undo request is incomplete. Nothing was changed.")
+    try:
+        item = reviews.undo_review(db.session, current_user, form.review_id.data)
+    except Conflict as exc:
+        flash(exc.message, "warning")
+        return redirect(url_for("study.index"), 303)
+    flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
+    return redirect(url_for("study.index"), 303)
+
+
+@bp.route("/study/history")
+@login_required
+def history():
+    return render_template(
+        "study/history.html", reviews=reviews.list_history(db.session, current_user),
+        ratings=RATING_LABELS)

@@ -1,0 +1,57 @@
+"""Signed study-page tokens: which item was shown, to whom, at which version, with which seed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import current_app
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from quizapp.services.errors import ServiceError
+
+SALT = "quizapp.study-page"
+DAMAGED = "This study page is damaged or from an old session. Nothing was saved; here is the queue."
+
+
+@dataclass(frozen=True)
+class ShownItem:
+    user_id: int
+    item_id: int
+    version: int  # the state version the page showed (0 = new to this user)
+    seed: int | None  # the puzzle seed for a skill, None for a card
+    shown_at_ms: int  # server time the page was rendered, for the review's duration
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+
+
+def sign_shown_item(shown: ShownItem) -> str:
+    return _serializer().dumps(
+        [shown.user_id, shown.item_id, shown.version, shown.seed, shown.shown_at_ms])
+
+
+def verify_shown_item(token: str, user_id: int) -> ShownItem:
+    """The ShownItem a token carries; ServiceError if forged, malformed or someone else's."""
+    try:
+        user, item, version, seed, shown_at = _serializer().loads(token)
+    except (BadSignature, ValueError, TypeError):
+        raise ServiceError(DAMAGED) from None
+    values = (user, item, version, shown_at)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise ServiceError(DAMAGED)
+    if seed is not None and not isinstance(seed, int):
+        raise ServiceError(DAMAGED)
+    if user != user_id:
+        raise ServiceError("This study page belongs to another account. Nothing was saved.")
+    return ShownItem(user, item, version, seed, shown_at)
+
+
+def epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def compute_duration_ms(shown: ShownItem, now: datetime) -> int:
+    """Time from showing the item to rating it, clamped to 0..1 hour."""
+    return max(0, min(epoch_ms(now) - shown.shown_at_ms, 60 * 60 * 1000))

@@ -1,0 +1,117 @@
+"""A person studies in chromium: register, five items with the keyboard (one a puzzle), undo,
+reload, log out and in again — and every rating is still there."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import select
+
+from quizapp import puzzles
+from quizapp.extensions import db
+from quizapp.models import Review, ReviewState, User
+from quizapp.web.filters import format_answer
+
+pytestmark = pytest.mark.browser
+PASSWORD = "a long browser password"
+
+
+def shown_item(page) -> tuple[str, str]:
+    article = page.locator("article[data-item-kind]")
+    return article.get_attribute("data-item-kind"), article.get_attribute("data-item-key")
+
+
+def rate_card_with_keyboard(page, rating: str) -> str:
+    kind, key = shown_item(page)
+    assert kind == "card"
+    assert not page.locator(".rate-bar").is_visible()
+    page.keyboard.press("Space")
+    page.locator(".rate-bar").wait_for(state="visible")
+    with page.expect_navigation():
+        page.keyboard.press(rating)
+    return key
+
+
+def answer_puzzle_with_keyboard(page, seeds) -> tuple[str, dict]:
+    kind, key = shown_item(page)
+    assert kind == "skill"
+    family, level = key.split("/")
+    puzzle = puzzles.generate(family, level, seeds.given[-1])
+    typed = format_answer(puzzle["answer"])
+    assert puzzles.check(puzzle, typed)["correct"], typed
+    page.locator("#answer").wait_for()
+    page.keyboard.type(typed)  # the answer box has the focus
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
+    with page.expect_navigation():
+        page.keyboard.press("3")
+    return key, puzzle
+
+
+def test_register_study_undo_reload_relogin(page, live_server):
+    base, app, seeds = live_server["url"], live_server["app"], live_server["seeds"]
+    page.goto(f"{base}/register")
+    page.fill("#username", "walker")
+    page.fill("#password", PASSWORD)
+    page.fill("#confirm", PASSWORD)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url == f"{base}/study"
+
+    rated = [rate_card_with_keyboard(page, "3"), rate_card_with_keyboard(page, "4"),
+             rate_card_with_keyboard(page, "2")]
+    puzzle_key, puzzle = answer_puzzle_with_keyboard(page, seeds)
+    rated.append(puzzle_key)
+    rated.append(rate_card_with_keyboard(page, "4"))
+    assert len(set(rated)) == 5
+
+    # u undoes the fifth rating: that card is shown again.
+    with page.expect_navigation():
+        page.keyboard.press("u")
+    assert "Undone" in page.locator(".flashes").inner_text()
+    assert shown_item(page) == ("card", rated[4])
+    page.reload()
+    assert shown_item(page) == ("card", rated[4])
+
+    page.click("text=Log out")
+    page.goto(f"{base}/login")
+    page.fill("#username", "walker")
+    page.fill("#password", PASSWORD)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert shown_item(page) == ("card", rated[4])
+    page.goto(f"{base}/study/history")
+    rows = page.locator("tr[data-review-id]")
+    assert rows.count() == 4
+    history = page.locator("table.history").inner_text()
+    assert "✓ right" in history and re.search(r"Easy|Good|Hard", history)
+
+    with app.app_context():
+        user = db.session.scalar(select(User).where(User.username == "walker"))
+        reviews = db.session.scalars(select(Review).where(Review.user_id == user.id)
+                                     .order_by(Review.id)).all()
+        assert [r.item.key for r in reviews] == rated[:4]
+        assert [r.rating for r in reviews] == [3, 4, 2, 3]
+        skill_review = reviews[3]
+        assert skill_review.correct is True and skill_review.puzzle_seed == puzzle["seed"]
+        assert skill_review.answer == format_answer(puzzle["answer"])
+        states = db.session.scalars(select(ReviewState).where(ReviewState.user_id == user.id))
+        assert sorted(s.item.key for s in states) == sorted(rated[:4])
+        db.session.remove()
+
+
+def test_pages_work_without_javascript(browser, live_server):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    base = live_server["url"]
+    page.goto(f"{base}/register")
+    page.fill("#username", "nojs")
+    page.fill("#password", PASSWORD)
+    page.fill("#confirm", PASSWORD)
+    page.click("button[type=submit]")
+    page.click("summary.reveal-button")  # <details> opens without script
+    page.click("button.rate-3")
+    assert "comes back in" in page.locator(".flashes").inner_text()
+    context.close()

@@ -1,0 +1,181 @@
+"""Accounts: register, log in, log out, CSRF on every form, throttling, cookies, sessions."""
+
+from __future__ import annotations
+
+from sqlalchemy import func, select
+from webtest_support import PASSWORD, csrf_token, login, logout, register
+
+from quizapp.extensions import db
+from quizapp.models import LoginAttempt, User
+
+
+def count_users(app) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(User))
+
+
+def test_register_logs_in_and_hashes_with_scrypt(app, client):
+    response = register(client, "Alice")
+    assert response.status_code == 302 and response.headers["Location"] == "/study"
+    assert client.get("/study").status_code == 200
+    with app.app_context():
+        user = db.session.scalar(select(User))
+        assert user.username == "alice"
+        assert user.password_hash.startswith("scrypt:") and PASSWORD not in user.password_hash
+
+
+def test_register_rejects_a_taken_name_case_insensitively(app, client):
+    register(client, "alice")
+    logout(client)
+    response = register(client, "ALICE")
+    assert response.status_code == 400
+    assert "taken" in response.text
+    assert count_users(app) == 1
+
+
+def test_register_validates_fields_and_keeps_what_was_typed(app, client):
+    page = client.get("/register")
+    response = client.post("/register", data={
+        "csrf_token": csrf_token(page.text), "username": "bob", "password": "short",
+        "confirm": "other"})
+    assert response.status_code == 400
+    assert 'value="bob"' in response.text
+    assert "differ" in response.text
+    bad_name = register(client, "has space")
+    assert bad_name.status_code == 400
+    assert count_users(app) == 0
+
+
+def test_forms_without_or_with_a_wrong_csrf_token_are_refused(app, client):
+    data = {"username": "mallory", "password": PASSWORD, "confirm": PASSWORD}
+    missing = client.post("/register", data=data)
+    assert missing.status_code == 400 and "expired" in missing.text
+    client.get("/register")
+    wrong = client.post("/register", data={**data, "csrf_token": "forged"})
+    assert wrong.status_code == 400
+    assert count_users(app) == 0
+    login_missing = client.post("/login", data={"username": "x", "password": "y"})
+    assert login_missing.status_code == 400
+
+
+def test_login_logout_and_login_required_pages(client):
+    register(client, "carol")
+    logout_response = logout(client)
+    assert logout_response.status_code == 302
+    study = client.get("/study")
+    assert study.status_code == 302 and "/login" in study.headers["Location"]
+    bad = login(client, "carol", "wrong password")
+    assert bad.status_code == 401 and "do not match" in bad.text
+    good = login(client, "carol")
+    assert good.status_code == 302
+    assert client.get("/study").status_code == 200
+
+
+def test_logout_needs_post_with_csrf(client):
+    register(client, "dave")
+    assert client.get("/logout").status_code == 405
+    assert client.post("/logout", data={}).status_code == 400
+    assert client.get("/study").status_code == 200
+
+
+def test_login_redirects_only_to_local_paths(client):
+    register(client, "erin")
+    logout(client)
+    page = client.get("/login?next=/settings")
+    ok = client.post("/login?next=/settings", data={
+        "csrf_token": csrf_token(page.text), "username": "erin", "password": PASSWORD})
+    assert ok.headers["Location"] == "/settings"
+    logout(client)
+    page = client.get("/login")
+    evil = client.post("/login?next=https://evil.example/", data={
+        "csrf_token": csrf_token(page.text), "username": "erin", "password": PASSWORD})
+    assert evil.headers["Location"] == "/study"
+
+
+def test_failed_logins_are_limited_per_account(app, client, clock):
+    register(client, "frank")
+    logout(client)
+    for _ in range(5):
+        assert login(client, "frank", "nope").status_code == 401
+    blocked = login(client, "frank")  # even the right password waits
+    assert blocked.status_code == 429
+    assert "Too many failed logins for this account" in blocked.text
+    assert int(blocked.headers["Retry-After"]) > 0
+    clock.advance(minutes=16)
+    assert login(client, "frank").status_code == 302
+
+
+def test_failed_logins_are_limited_per_address(app, client):
+    with app.app_context():
+        app.config["LOGIN_LIMIT_PER_ADDRESS"] = 3
+    for name in ("u1", "u2", "u3"):
+        assert login(client, name, "whatever").status_code == 401
+    blocked = login(client, "u4", "whatever")
+    assert blocked.status_code == 429 and "from your address" in blocked.text
+    other = app.test_client()
+    other_page = other.get("/login")
+    response = other.post("/login", environ_base={"REMOTE_ADDR": "10.9.9.9"}, data={
+        "csrf_token": csrf_token(other_page.text), "username": "u4", "password": "whatever"})
+    assert response.status_code == 401  # another address is judged on its own
+
+
+def test_attempts_are_stored_in_the_database(app, client):
+    login(client, "ghost", "nope")
+    with app.app_context():
+        attempt = db.session.scalar(select(LoginAttempt))
+        assert attempt.username == "ghost" and attempt.succeeded is False
+        assert attempt.address == "127.0.0.1"
+
+
+def test_session_cookie_is_httponly_and_samesite(client):
+    response = register(client, "gina")
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" not in cookie
+
+
+def test_secure_cookies_when_served_over_https(app, client):
+    app.config["SESSION_COOKIE_SECURE"] = True
+    response = register(client, "hank")
+    assert "Secure" in response.headers["Set-Cookie"]
+
+
+def test_password_change_signs_out_other_sessions(app, client):
+    register(client, "ivy")
+    other = app.test_client()
+    login(other, "ivy")
+    assert other.get("/study").status_code == 200
+    page = client.get("/settings")
+    changed = client.post("/settings/password", data={
+        "csrf_token": csrf_token(page.text), "current": PASSWORD, "new": "a brand new secret",
+        "confirm": "a brand new secret"})
+    assert changed.status_code == 303
+    assert client.get("/study").status_code == 200
+    assert other.get("/study").status_code == 302
+    assert login(other, "ivy", "a brand new secret").status_code == 302
+
+
+def test_wrong_current_password_changes_nothing(app, client):
+    register(client, "jack")
+    page = client.get("/settings")
+    response = client.post("/settings/password", data={
+        "csrf_token": csrf_token(page.text), "current": "not it", "new": "another secret",
+        "confirm": "another secret"})
+    assert response.status_code == 400 and "not right" in response.text
+    logout(client)
+    assert login(client, "jack").status_code == 302
+
+
+def test_oversized_bodies_get_413_with_a_message(app, client):
+    page = client.get("/register")
+    response = client.post("/register", data={
+        "csrf_token": csrf_token(page.text), "username": "x" * 70_000, "password": PASSWORD,
+        "confirm": PASSWORD})
+    assert response.status_code == 413
+    assert "too much data" in response.text
+    assert count_users(app) == 0
+
+
+def test_overlong_username_is_a_validation_error(app, client):
+    response = register(client, "a" * 41)
+    assert response.status_code == 400 and "between 3 and 40" in response.text
+    assert count_users(app) == 0

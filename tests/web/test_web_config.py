@@ -1,0 +1,79 @@
+"""Configuration from QUIZAPP_* variables, the secret key rules and the SQLite pragmas."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from quizapp import create_app
+from quizapp.config import ConfigError
+from quizapp.extensions import db
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for name in ("QUIZAPP_ENV", "QUIZAPP_SECRET_KEY", "QUIZAPP_SECRET_KEY_FILE",
+                 "QUIZAPP_DATABASE_URL", "QUIZAPP_HTTPS", "QUIZAPP_INSTANCE_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_production_refuses_to_start_without_a_secret_key(clean_env, tmp_path):
+    clean_env.setenv("QUIZAPP_ENV", "production")
+    with pytest.raises(ConfigError, match="QUIZAPP_SECRET_KEY"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
+    assert not (tmp_path / "secret_key").exists()
+
+
+def test_production_takes_the_key_from_the_environment_or_a_file(clean_env, tmp_path):
+    clean_env.setenv("QUIZAPP_ENV", "production")
+    clean_env.setenv("QUIZAPP_SECRET_KEY", "k" * 40)
+    assert create_app({"INSTANCE_PATH": str(tmp_path)}).config["SECRET_KEY"] == "k" * 40
+    clean_env.delenv("QUIZAPP_SECRET_KEY")
+    key_file = tmp_path / "key.txt"
+    key_file.write_text("f" * 48 + "\n")
+    clean_env.setenv("QUIZAPP_SECRET_KEY_FILE", str(key_file))
+    assert create_app({"INSTANCE_PATH": str(tmp_path)}).config["SECRET_KEY"] == "f" * 48
+    key_file.write_text("short")
+    with pytest.raises(ConfigError, match="fewer than 32"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
+
+
+def test_development_generates_a_key_once_and_reuses_it(clean_env, tmp_path):
+    first = create_app({"INSTANCE_PATH": str(tmp_path)}).config["SECRET_KEY"]
+    second = create_app({"INSTANCE_PATH": str(tmp_path)}).config["SECRET_KEY"]
+    assert first == second == (tmp_path / "secret_key").read_text().strip()
+    assert len(first) >= 32
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_unknown_environment_name_is_an_error(clean_env, tmp_path):
+    clean_env.setenv("QUIZAPP_ENV", "staging")
+    with pytest.raises(ConfigError, match="QUIZAPP_ENV"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
+
+
+def test_database_url_and_https_come_from_the_environment(clean_env, tmp_path):
+    clean_env.setenv("QUIZAPP_DATABASE_URL", f"sqlite:///{tmp_path}/other.db")
+    clean_env.setenv("QUIZAPP_HTTPS", "1")
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+    assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("/other.db")
+    assert app.config["SESSION_COOKIE_SECURE"] and app.config["REMEMBER_COOKIE_SECURE"]
+    clean_env.setenv("QUIZAPP_HTTPS", "maybe")
+    with pytest.raises(ConfigError, match="QUIZAPP_HTTPS"):
+        create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+
+
+def test_default_database_lives_in_the_instance_folder(clean_env, tmp_path):
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path}/quizapp.db"
+    assert app.config["SESSION_COOKIE_HTTPONLY"] and app.config["SESSION_COOKIE_SAMESITE"] == "Lax"
+    assert not app.config["SESSION_COOKIE_SECURE"]
+
+
+def test_sqlite_connections_use_wal_foreign_keys_and_a_busy_timeout(app):
+    with app.app_context():
+        with db.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+            assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
+            assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 10_000

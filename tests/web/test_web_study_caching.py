@@ -1,0 +1,96 @@
+"""What the study loop caches or skips stays correct: edited cards, prefixes, query plans."""
+
+from __future__ import annotations
+
+import dataclasses
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlalchemy.dialects import sqlite
+from webtest_support import csrf_token, rate_current, register, study_token
+
+from quizapp.extensions import db
+from quizapp.services import reviews, study_queue
+from quizapp.services.bank_import import import_cards
+
+
+def test_an_edited_card_shows_its_new_answer_on_the_study_and_card_pages(app, client, bank,
+                                                                        clock):
+    register(client, "editor")
+    first = client.get("/study").text  # renders (and caches) alpha-stride's answer
+    assert "Basics of alpha-stride." in first
+    assert "Basics of alpha-stride." in client.get("/questions/alpha-stride").text
+    edited = [dataclasses.replace(bank[0], basics="Freshly **reworded** basics."), *bank[1:]]
+    with app.app_context():
+        assert import_cards(db.session, edited, clock()).updated == ["alpha-stride"]
+    for path in ("/study", "/questions/alpha-stride"):
+        html = client.get(path).text
+        assert "Freshly <strong>reworded</strong> basics." in html, path
+        assert "Basics of alpha-stride." not in html, path
+
+
+def test_two_cards_with_the_same_text_elsewhere_keep_their_own_answers(client, bank):
+    alpha = client.get("/questions/alpha-stride").text
+    beta = client.get("/questions/beta-view").text
+    assert "Basics of alpha-stride." in alpha and "Basics of beta-view." not in alpha
+    assert "Basics of beta-view." in beta and "Basics of alpha-stride." not in beta
+
+
+def test_links_follow_the_script_root_of_each_request(client, bank):
+    plain = client.get("/login").text
+    assert 'href="/static/app.css"' in plain and 'href="/questions"' in plain
+    mounted = client.get("/login", environ_overrides={"SCRIPT_NAME": "/quiz"}).text
+    assert 'href="/quiz/static/app.css"' in mounted and 'href="/quiz/questions"' in mounted
+    assert 'href="/static/app.css"' in client.get("/login").text
+
+
+def test_hidden_fields_written_by_the_templates_round_trip(app, client, bank):
+    register(client, "roundtrip")
+    page = client.get("/study").text
+    assert f'value="{csrf_token(page)}"' in page and study_token(page)
+    assert rate_current(client, 3, page).status_code == 303
+    page = client.get("/study").text
+    review_id = page.split('id="review_id" name="review_id" type="hidden" value="')[1]
+    review_id = review_id.split('"')[0]
+    undone = client.post("/study/undo", data={"csrf_token": csrf_token(page),
+                                              "review_id": review_id})
+    assert undone.status_code == 303
+    assert "Basics of alpha-stride." in client.get("/study").text  # back to the first card
+
+
+@pytest.fixture
+def plan_db(app) -> sqlite3.Connection:
+    path = Path(app.instance_path) / "quizapp.db"
+    with app.app_context():
+        db.engine.dispose()
+    connection = sqlite3.connect(path)
+    yield connection
+    connection.close()
+
+
+def query_plan(connection: sqlite3.Connection, statement) -> list[str]:
+    compiled = statement.compile(dialect=sqlite.dialect())
+    values = {"user_id": 1, "item_id": 1, "now": "2025-01-01 00:00:00.000000",
+              "until": "2025-01-01 00:00:00.000000", "day_start": "2025-01-01 00:00:00.000000"}
+    arguments = [values.get(name, 1) for name in compiled.positiontup]
+    rows = connection.execute("EXPLAIN QUERY PLAN " + str(compiled), arguments).fetchall()
+    return [row[3] for row in rows]
+
+
+@pytest.mark.parametrize("name", ["COUNTS", "FIRST_DUE", "RATING_TARGET", "LOAD_STATE"])
+def test_per_user_lookups_use_indexes_and_never_sort_the_users_history(plan_db, name):
+    """These run on every study request; their cost must not grow with the review history."""
+    statement = getattr(study_queue, name, None)
+    if statement is None:
+        statement = getattr(reviews, name)
+    plan = query_plan(plan_db, statement)
+    assert plan
+    for step in plan:
+        assert not step.startswith(("SCAN review", "SCAN review_state")), (name, plan)
+        assert "TEMP B-TREE" not in step and "MATERIALIZE" not in step, (name, plan)
+
+
+def test_the_latest_review_comes_from_the_user_and_id_index(plan_db):
+    plan = query_plan(plan_db, study_queue.COUNTS)
+    assert any("review USING COVERING INDEX ix_review_user_id_id" in step for step in plan), plan

@@ -1,0 +1,281 @@
+"""Studying cards: queue order, daily limits, ratings with intervals, the log, and undo."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import func, select
+from webtest_support import csrf_token, rate_current, register, study_token
+
+from quizapp import srs
+from quizapp.extensions import db
+from quizapp.models import Review, ReviewState, User
+
+ITEM_KEY_RE = re.compile(r'data-item-key="([^"]+)"')
+
+
+def shown_key(html: str) -> str | None:
+    match = ITEM_KEY_RE.search(html)
+    return match.group(1) if match else None
+
+
+def reviews_of(app, username: str) -> list[Review]:
+    with app.app_context():
+        user = db.session.scalar(select(User).where(User.username == username))
+        return list(db.session.scalars(select(Review).where(Review.user_id == user.id)
+                                       .order_by(Review.id)))
+
+
+def set_limits(app, username: str, *, new: int | None = None, reviews: int | None = None):
+    with app.app_context():
+        user = db.session.scalar(select(User).where(User.username == username))
+        if new is not None:
+            user.new_per_day = new
+        if reviews is not None:
+            user.reviews_per_day = reviews
+        db.session.commit()
+
+
+def test_studying_needs_an_account(client, bank):
+    response = client.get("/study")
+    assert response.status_code == 302 and "/login" in response.headers["Location"]
+    assert client.post("/study/rate", data={}).status_code in (302, 400)
+
+
+def test_new_cards_come_in_bank_order_with_intervals_on_the_buttons(client, bank, clock):
+    register(client, "sam")
+    page = client.get("/study")
+    assert page.status_code == 200
+    assert shown_key(page.text) == "alpha-stride"
+    expected = srs.preview_intervals(srs.new_state(clock()), clock(), desired_retention=0.9)
+    for rating, delta in expected.items():
+        label = srs.format_interval(delta)
+        assert re.search(rf'value="{rating}"[^>]*>\s*<span class="rate-label">\w+</span>\s*'
+                         rf'<span class="rate-interval">{re.escape(label)}</span>', page.text)
+    assert "What does <strong>alpha-stride</strong> ask?" in page.text  # Markdown rendered
+    assert 'class="highlight"' in page.text  # code highlighted
+    assert "(3, 1)" in page.text  # recorded output shown
+
+
+def test_a_rating_is_logged_with_time_duration_and_state(app, client, bank, clock):
+    register(client, "sam")
+    page = client.get("/study")
+    clock.advance(seconds=7)
+    response = rate_current(client, 3, page.text)
+    assert response.status_code == 303 and response.headers["Location"] == "/study"
+    (review,) = reviews_of(app, "sam")
+    assert review.rating == 3 and review.reviewed_at == clock()
+    assert review.duration_ms == 7000 and review.answer is None and review.correct is None
+    assert review.was_new and review.state_before is None
+    expected = srs.review(srs.new_state(clock()), 3, clock(), duration_ms=7000)
+    assert review.due_after == expected.due
+    follow = client.get("/study")
+    assert "comes back in" in follow.text
+    assert shown_key(follow.text) == "gamma-offset"
+
+
+def test_due_reviews_come_before_new_cards(client, bank, clock):
+    register(client, "sam")
+    rate_current(client, 1)  # alpha: Again -> due in a minute
+    assert shown_key(client.get("/study").text) == "gamma-offset"
+    clock.advance(minutes=2)
+    page = client.get("/study")
+    assert shown_key(page.text) == "alpha-stride"
+    assert re.search(r"<strong>1</strong> due", page.text)
+
+
+def test_daily_new_limit_then_the_next_day(app, client, bank, clock):
+    register(client, "sam")
+    set_limits(app, "sam", new=2)
+    rate_current(client, 4)
+    rate_current(client, 4)
+    page = client.get("/study")
+    assert "All done for now" in page.text and shown_key(page.text) is None
+    clock.advance(days=1)
+    page = client.get("/study")
+    assert shown_key(page.text) == "beta-view"
+
+
+def test_daily_review_limit(app, client, bank, clock):
+    register(client, "sam")
+    set_limits(app, "sam", new=3, reviews=1)
+    for _ in range(3):
+        rate_current(client, 1)  # three new cards, all due again in a minute
+    clock.advance(minutes=5)
+    rate_current(client, 3)  # the one review allowed today
+    page = client.get("/study")
+    assert "All done for now" in page.text
+    assert len(reviews_of(app, "sam")) == 4
+
+
+def test_learning_cards_are_shown_ahead_when_nothing_else_is_left(app, client, bank, clock):
+    register(client, "sam")
+    set_limits(app, "sam", new=1)
+    rate_current(client, 3)  # Good on a new card: a 10-minute learning step
+    page = client.get("/study")
+    assert shown_key(page.text) == "alpha-stride" and "learning ahead" in page.text
+
+
+def test_double_submit_is_counted_once(app, client, bank):
+    register(client, "sam")
+    page = client.get("/study").text
+    first = rate_current(client, 3, page)
+    second = rate_current(client, 3, page)
+    assert first.status_code == second.status_code == 303
+    assert len(reviews_of(app, "sam")) == 1
+    assert "not counted again" in client.get("/study").text
+
+
+def test_bad_ratings_and_tampered_tokens_are_refused(app, client, bank):
+    register(client, "sam")
+    page = client.get("/study").text
+    data = {"csrf_token": csrf_token(page), "token": study_token(page)}
+    assert client.post("/study/rate", data={**data, "rating": "5"}).status_code == 400
+    assert client.post("/study/rate", data={**data, "rating": "x"}).status_code == 400
+    assert client.post("/study/rate", data=data).status_code == 400
+    forged = client.post("/study/rate", data={**data, "token": data["token"][:-3] + "abc",
+                                              "rating": "3"})
+    assert forged.status_code == 400 and "damaged" in forged.text
+    missing_csrf = client.post("/study/rate", data={"token": data["token"], "rating": "3"})
+    assert missing_csrf.status_code == 400
+    assert reviews_of(app, "sam") == []
+
+
+def test_a_token_from_another_account_is_refused(app, client, bank):
+    register(client, "sam")
+    sams_page = client.get("/study").text
+    other = app.test_client()
+    register(other, "tess")
+    tess_page = other.get("/study").text
+    response = other.post("/study/rate", data={
+        "csrf_token": csrf_token(tess_page), "token": study_token(sams_page), "rating": "3"})
+    assert response.status_code == 400 and "another account" in response.text
+    assert reviews_of(app, "sam") == [] and reviews_of(app, "tess") == []
+
+
+def undo(client, review_id: int):
+    page = client.get("/study").text
+    return client.post("/study/undo", data={"csrf_token": csrf_token(page),
+                                            "review_id": str(review_id)})
+
+
+def test_undo_of_a_first_review_makes_the_card_new_again(app, client, bank):
+    register(client, "sam")
+    rate_current(client, 3)
+    (review,) = reviews_of(app, "sam")
+    response = undo(client, review.id)
+    assert response.status_code == 303
+    assert reviews_of(app, "sam") == []
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(ReviewState)) == 0
+    assert shown_key(client.get("/study").text) == "alpha-stride"
+
+
+def test_undo_restores_the_previous_state_exactly(app, client, bank, clock):
+    register(client, "sam")
+    rate_current(client, 4)  # alpha becomes a review card due in days
+    with app.app_context():
+        row = db.session.scalar(select(ReviewState))
+        before = (row.state, row.due, row.reps, row.last_reviewed_at)
+    clock.advance(days=30)
+    page = client.get("/study").text
+    assert shown_key(page) == "alpha-stride"
+    rate_current(client, 1, page)
+    latest = reviews_of(app, "sam")[-1]
+    assert latest.rating == 1 and not latest.was_new
+    assert undo(client, latest.id).status_code == 303
+    with app.app_context():
+        row = db.session.scalar(select(ReviewState))
+        assert (row.state, row.due, row.reps, row.last_reviewed_at) == before
+    assert len(reviews_of(app, "sam")) == 1
+    # Undos unwind in order: the first review can be undone next.
+    assert undo(client, reviews_of(app, "sam")[0].id).status_code == 303
+    assert reviews_of(app, "sam") == []
+
+
+def test_only_the_latest_review_can_be_undone(app, client, bank):
+    register(client, "sam")
+    rate_current(client, 3)
+    rate_current(client, 3)
+    first, second = reviews_of(app, "sam")
+    response = undo(client, first.id)
+    assert response.status_code == 303
+    assert "most recent" in client.get("/study").text
+    assert [r.id for r in reviews_of(app, "sam")] == [first.id, second.id]
+
+
+def test_another_users_or_unknown_review_ids_get_404(app, client, bank):
+    register(client, "sam")
+    rate_current(client, 3)
+    (sams_review,) = reviews_of(app, "sam")
+    other = app.test_client()
+    register(other, "tess")
+    response = undo(other, sams_review.id)
+    assert response.status_code == 404
+    assert "no such review" in response.text
+    assert undo(other, 999_999).status_code == 404
+    assert undo(other, 0).status_code == 400
+    assert len(reviews_of(app, "sam")) == 1
+
+
+def test_history_lists_the_users_reviews_only(app, client, bank):
+    register(client, "sam")
+    rate_current(client, 2)
+    other = app.test_client()
+    register(other, "tess")
+    assert "Question alpha-stride" in client.get("/study/history").text
+    assert "Question alpha-stride" not in other.get("/study/history").text
+    assert "No reviews yet" in other.get("/study/history").text
+
+
+def test_settings_change_retention_and_limits(app, client, bank, clock):
+    register(client, "sam")
+    page = client.get("/settings").text
+    response = client.post("/settings", data={
+        "csrf_token": csrf_token(page), "desired_retention": "0.8", "new_per_day": "5",
+        "reviews_per_day": "50", "utc_offset_minutes": "60"})
+    assert response.status_code == 303
+    with app.app_context():
+        user = db.session.scalar(select(User))
+        assert (user.desired_retention, user.new_per_day, user.reviews_per_day,
+                user.utc_offset_minutes) == (0.8, 5, 50, 60)
+    study = client.get("/study").text
+    expected = srs.preview_intervals(srs.new_state(clock()), clock(), desired_retention=0.8)
+    assert srs.format_interval(expected[4]) in study
+
+
+def test_settings_reject_out_of_range_values(app, client, bank):
+    register(client, "sam")
+    page = client.get("/settings").text
+    for field, value in (("desired_retention", "1.5"), ("new_per_day", "-1"),
+                         ("reviews_per_day", "lots"), ("utc_offset_minutes", "10000")):
+        data = {"csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
+                "reviews_per_day": "200", "utc_offset_minutes": "0", field: value}
+        response = client.post("/settings", data=data)
+        assert response.status_code == 400, field
+    with app.app_context():
+        user = db.session.scalar(select(User))
+        assert (user.desired_retention, user.new_per_day) == (0.9, 20)
+
+
+def test_pages_that_save_progress_need_an_account(client, bank):
+    for method, path in (("GET", "/study"), ("GET", "/study/history"), ("GET", "/settings"),
+                         ("POST", "/study/answer"), ("POST", "/study/rate"),
+                         ("POST", "/study/undo"), ("POST", "/settings/password")):
+        # A valid CSRF token, so only the login check decides.
+        token = csrf_token(client.get("/login").text)
+        response = client.open(path, method=method, data={"csrf_token": token})
+        assert response.status_code == 302, (method, path)
+        assert "/login" in response.headers["Location"]
+
+
+def test_home_shows_todays_counts_to_a_logged_in_user(client, bank):
+    anonymous = client.get("/")
+    assert "Create a free account" in anonymous.text
+    register(client, "sam")
+    rate_current(client, 4)
+    home = client.get("/")
+    assert re.search(r'<span class="stat-number">1</span><span class="stat-label">done today',
+                     home.text)
+    assert re.search(r'<span class="stat-number">5</span><span class="stat-label">new today',
+                     home.text)

@@ -1,0 +1,152 @@
+"""Puzzle skills in the study queue: a fresh seed per review, judged answers, suggested ratings."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import select
+from webtest_support import csrf_token, rate_current, register, study_token
+
+from quizapp import puzzles, srs
+from quizapp.extensions import db
+from quizapp.models import Review, Skill
+from quizapp.services.bank_import import load_bank
+from quizapp.web.filters import format_answer
+
+ITEM_RE = re.compile(r'data-item-kind="(\w+)" data-item-key="([^"]+)"')
+
+
+@pytest.fixture
+def skill_bank(app, sample_cards, clock):
+    with app.app_context():
+        load_bank(db.session, sample_cards, {"stride": "Stride."}, puzzles.families(), clock())
+    return sample_cards
+
+
+def shown(html: str) -> tuple[str, str]:
+    match = ITEM_RE.search(html)
+    assert match, "no item on the page"
+    return match.group(1), match.group(2)
+
+
+def reach_first_skill(client) -> str:
+    """Rate the cards before the first skill Easy; return the study page showing the skill."""
+    for _ in range(5):
+        page = client.get("/study").text
+        if shown(page)[0] == "skill":
+            return page
+        rate_current(client, 4, page)
+    raise AssertionError("no skill within the first items")
+
+
+def post_answer(client, page: str, answer: str, hints: int = 0):
+    return client.post("/study/answer", data={
+        "csrf_token": csrf_token(page), "token": study_token(page), "answer": answer,
+        "hints_used": str(hints)})
+
+
+def test_skills_are_in_the_queue_and_show_a_generated_puzzle(client, skill_bank, seeds):
+    register(client, "pat")
+    page = reach_first_skill(client)
+    family, level = shown(page)[1].split("/")
+    puzzle = puzzles.generate(family, level, seeds.given[-1])
+    assert puzzle["id"] == f"{family}/{level}/{seeds.given[-1]}"
+    assert 'name="answer"' in page and 'id="answer"' in page
+    assert "Hint 1" in page and "Hint 2" in page
+
+
+def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
+        app, client, skill_bank, seeds, clock):
+    register(client, "pat")
+    page = reach_first_skill(client)
+    family, level = shown(page)[1].split("/")
+    seed = seeds.given[-1]
+    puzzle = puzzles.generate(family, level, seed)
+    typed = format_answer(puzzle["answer"])
+    assert puzzles.check(puzzle, typed)["correct"]
+    clock.advance(seconds=8)
+    result = post_answer(client, page, typed)
+    assert result.status_code == 200
+    assert 'data-verdict="correct"' in result.text
+    suggested = srs.suggest_rating(True, seconds=8.0, hints_used=0)
+    assert re.search(rf'value="{suggested}" data-key="{suggested}"\s+class="rate rate-{suggested} '
+                     r'suggested"', result.text)
+    rated = client.post("/study/rate", data={
+        "csrf_token": csrf_token(result.text), "token": study_token(result.text),
+        "answer": typed, "hints_used": "0", "rating": "3"})
+    assert rated.status_code == 303
+    with app.app_context():
+        review = db.session.scalars(select(Review).order_by(Review.id.desc())).first()
+        assert isinstance(review.item, Skill) and review.item.key == f"{family}/{level}"
+        assert (review.rating, review.answer, review.correct, review.puzzle_seed) == (
+            3, typed, True, seed)
+        assert review.duration_ms == 8000
+
+
+def test_a_wrong_answer_suggests_again_with_feedback(app, client, skill_bank, seeds):
+    register(client, "pat")
+    page = reach_first_skill(client)
+    family, level = shown(page)[1].split("/")
+    puzzle = puzzles.generate(family, level, seeds.given[-1])
+    wrong = next(candidate for candidate in ("(999, 998)", "12345", "no", "yes", "Z", "A", "B")
+                 if puzzles.check(puzzle, candidate)["error"] is None
+                 and not puzzles.check(puzzle, candidate)["correct"])
+    result = post_answer(client, page, wrong, hints=1)
+    assert 'data-verdict="wrong"' in result.text
+    assert srs.suggest_rating(False, hints_used=1) == srs.AGAIN
+    assert 'class="rate rate-1 suggested"' in result.text
+    rate = client.post("/study/rate", data={
+        "csrf_token": csrf_token(result.text), "token": study_token(result.text),
+        "answer": wrong, "hints_used": "1", "rating": "1"})
+    assert rate.status_code == 303
+    with app.app_context():
+        review = db.session.scalars(select(Review).order_by(Review.id.desc())).first()
+        assert review.correct is False and review.answer == wrong
+
+
+def test_an_unreadable_answer_is_not_judged_and_nothing_is_lost(app, client, skill_bank, seeds):
+    register(client, "pat")
+    page = reach_first_skill(client)
+    family, level = shown(page)[1].split("/")
+    puzzle = puzzles.generate(family, level, seeds.given[-1])
+    garbage = "¿¿ what ??"
+    verdict = puzzles.check(puzzle, garbage)
+    assert verdict["error"], "the puzzle accepted garbage"
+    before = len(seeds.given)
+    response = post_answer(client, page, garbage)
+    assert response.status_code == 422
+    assert verdict["error"] in response.text.replace("&#39;", "'").replace("&#34;", '"')
+    assert 'value="¿¿ what ??"' in response.text  # the typed answer is kept
+    assert len(seeds.given) == before  # the same puzzle is shown again
+    empty = post_answer(client, page, "")
+    assert empty.status_code == 400 and "Type an answer first" in empty.text
+    with app.app_context():
+        assert db.session.scalar(select(Review).where(Review.item.has(kind="skill"))) is None
+
+
+def test_every_review_of_a_skill_uses_a_new_seed(app, client, skill_bank, seeds, clock):
+    register(client, "pat")
+    page = reach_first_skill(client)
+    skill_key = shown(page)[1]
+    first_seed = seeds.given[-1]
+    rate_current(client, 1, page)  # Again: due in a minute
+    clock.advance(minutes=2)
+    page = client.get("/study").text
+    assert shown(page) == ("skill", skill_key)
+    assert seeds.given[-1] != first_seed
+
+
+def test_answering_with_a_card_token_is_refused(client, skill_bank):
+    register(client, "pat")
+    page = client.get("/study").text
+    assert shown(page)[0] == "card"
+    response = post_answer(client, page, "(1, 2)")
+    assert response.status_code == 404 and "not a puzzle skill" in response.text
+
+
+def test_oversized_answers_are_refused(client, skill_bank):
+    register(client, "pat")
+    page = reach_first_skill(client)
+    response = post_answer(client, page, "1" * 2001)
+    assert response.status_code == 400

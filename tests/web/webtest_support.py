@@ -1,0 +1,94 @@
+"""Helpers for the web tests: a settable clock, sample cards, and form posting with CSRF."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from quizapp.content import Card as ContentCard
+from quizapp.content import FollowUp
+
+CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+TOKEN_RE = re.compile(r'id="token" name="token" type="hidden" value="([^"]+)"')
+PASSWORD = "correct horse battery"
+
+
+@dataclass
+class FakeClock:
+    """Stands in for the app's CLOCK; tests move time forward explicitly."""
+
+    now: datetime
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> datetime:
+        self.now += timedelta(**kwargs)
+        return self.now
+
+
+@dataclass
+class SeedSequence:
+    """Stands in for PUZZLE_SEED_SOURCE: 1000, 1001, ... and records what it gave out."""
+
+    next_seed: int = 1000
+    given: list[int] = field(default_factory=list)
+
+    def __call__(self) -> int:
+        self.given.append(self.next_seed)
+        self.next_seed += 1
+        return self.given[-1]
+
+
+def make_card(card_id: str, *, level: str = "junior", importance: str = "must-know",
+              frequency: str = "common", concepts: tuple[str, ...] = ("stride",),
+              question: str | None = None, title: str | None = None) -> ContentCard:
+    return ContentCard(
+        id=card_id, title=title or f"Question {card_id}", level=level, concepts=concepts,
+        importance=importance, frequency=frequency,
+        question=question or f"What does **{card_id}** ask?",
+        basics=f"Basics of {card_id}.", solid=f"Solid answer for {card_id}.",
+        code="import torch\nprint(torch.arange(6).view(2, 3).stride())\n",
+        code_output="(3, 1)\n",
+        go_deeper=(("junior", "J."), ("middle", "M."), ("senior", "S."), ("principal", "P.")),
+        follow_ups=(FollowUp("Why?", "Because."), FollowUp("And then?", "Then this.")),
+        red_flags=("Saying views copy.", "Saying strides are bytes."),
+        source_path=f"cards/{card_id}.md")
+
+
+def csrf_token(html: str) -> str:
+    match = CSRF_RE.search(html)
+    assert match, "page has no CSRF token"
+    return match.group(1)
+
+
+def study_token(html: str) -> str:
+    match = TOKEN_RE.search(html)
+    assert match, "page has no study token"
+    return match.group(1)
+
+
+def register(client, username: str, password: str = PASSWORD):
+    page = client.get("/register")
+    return client.post("/register", data={
+        "csrf_token": csrf_token(page.text), "username": username, "password": password,
+        "confirm": password})
+
+
+def login(client, username: str, password: str = PASSWORD, **extra):
+    page = client.get("/login")
+    return client.post("/login", data={
+        "csrf_token": csrf_token(page.text), "username": username, "password": password, **extra})
+
+
+def logout(client):
+    page = client.get("/questions")
+    return client.post("/logout", data={"csrf_token": csrf_token(page.text)})
+
+
+def rate_current(client, rating: int, page_html: str | None = None):
+    """Rate whatever the study page (or ``page_html``) shows."""
+    html = page_html if page_html is not None else client.get("/study").text
+    return client.post("/study/rate", data={
+        "csrf_token": csrf_token(html), "token": study_token(html), "rating": str(rating)})
