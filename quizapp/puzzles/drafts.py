@@ -6,8 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from quizapp.puzzles.rendering import LETTERS, fmt_answer
+from quizapp.puzzles.chains import Chain
+from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_answer, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
+from quizapp.puzzles.tracing import Trace
 
 ANSWER_KINDS = ("tuple", "int", "bool", "choice", "choices", "text")
 LEVELS = ("junior", "middle", "senior", "principal")
@@ -63,6 +65,67 @@ def collect_mistakes(answer: Any, candidates: list[tuple[Any, str]]) -> tuple[Mi
         seen.append(value)
         kept.append(Mistake(value, feedback))
     return tuple(kept)
+
+
+def compute_single_trace_draft(
+    chain: Chain,
+    tr: Trace,
+    *,
+    prompt: str,
+    answer_kind: str,
+    answer: Any,
+    oracle_expr: str,
+    conclusion: str,
+    hints: tuple[str, str],
+    concepts: tuple[str, ...],
+    mistakes: tuple[Mistake, ...],
+) -> Draft:
+    """A typed draft about one traced chain: the explanation walks that chain's steps."""
+    return Draft(
+        prompt=prompt,
+        code=chain.code(),
+        answer_kind=answer_kind,
+        answer=answer,
+        oracle_expr=oracle_expr,
+        explanation=explanation([tr], conclusion),
+        hints=hints,
+        concepts=concepts,
+        mistakes=mistakes,
+        traced=(chain.expr,),
+    )
+
+
+STRIDE_PROMPT = f"What does {code('y.stride()')} return?"
+
+
+def compute_stride_question(
+    chain: Chain,
+    tr: Trace,
+    *,
+    because: str,
+    hints: tuple[str, str],
+    concepts: tuple[str, ...],
+    found: list[tuple[Any, str]],
+    prompt: str = STRIDE_PROMPT,
+) -> Draft:
+    """The "What does y.stride() return?" draft; its answer is the trace's final strides.
+
+    The conclusion reads "`y.stride()` is (..)" followed by ``because`` (its own punctuation
+    included); ``found`` are the candidate mistakes, filtered by collect_mistakes.
+    """
+    answer = tr.final["stride"]
+    return compute_single_trace_draft(
+        chain,
+        tr,
+        prompt=prompt,
+        answer_kind="tuple",
+        answer=answer,
+        oracle_expr="y.stride()",
+        conclusion=f"{code('y.stride()')} is {fmt_tuple(answer)}{because}",
+        hints=hints,
+        concepts=concepts,
+        mistakes=collect_mistakes(answer, found),
+    )
 
 
 def to_choice(draft: Draft, rng: PuzzleRng, max_options: int = 4) -> Draft:

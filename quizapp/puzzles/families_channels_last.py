@@ -8,7 +8,7 @@ from quizapp.puzzles.distractors import (
     channels_last_strides,
     contiguous_strides,
 )
-from quizapp.puzzles.drafts import Draft, Family, Mistake, collect_mistakes
+from quizapp.puzzles.drafts import Draft, Family, Mistake, compute_stride_question
 from quizapp.puzzles.families_contiguity import balanced_chain
 from quizapp.puzzles.rendering import code, explanation, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
@@ -48,7 +48,7 @@ def channels_last_chain(rng: PuzzleRng) -> tuple[Chain, str]:
 def build_channels_last_strides(rng: PuzzleRng, level: str) -> Draft:
     chain, how = channels_last_chain(rng)
     tr = trace(chain.expr)
-    answer, shape = tr.final["stride"], tr.final["shape"]
+    shape = tr.final["shape"]
     nhwc = [shape[0]] + shape[2:] + [shape[1]]
     found = [
         (
@@ -62,17 +62,10 @@ def build_channels_last_strides(rng: PuzzleRng, level: str) -> Draft:
             "y's dims are still ordered N, C, H, W, so list the stride of each of those.",
         ),
     ]
-    return Draft(
-        prompt=f"What does {code('y.stride()')} return?",
-        code=chain.code(),
-        answer_kind="tuple",
-        answer=answer,
-        oracle_expr="y.stride()",
-        explanation=explanation(
-            [tr],
-            f"{code('y.stride()')} is {fmt_tuple(answer)}: the shape "
-            "stays (N, C, ...) while memory is ordered N, spatial dims, C.",
-        ),
+    return compute_stride_question(
+        chain,
+        tr,
+        because=": the shape stays (N, C, ...) while memory is ordered N, spatial dims, C.",
         hints=(
             "channels_last keeps the logical shape (N, C, H, W) but lays memory out as N, H, W, C: "
             "C is innermost.",
@@ -80,8 +73,7 @@ def build_channels_last_strides(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("channels-last", "memory-format", "stride")
         + (("contiguous",) if how == "contiguous" else ()),
-        mistakes=collect_mistakes(answer, found),
-        traced=(chain.expr,),
+        found=found,
     )
 
 

@@ -10,7 +10,7 @@ from quizapp.puzzles.distractors import (
     contiguous_strides,
     naive_contiguous,
 )
-from quizapp.puzzles.drafts import Draft, Family, Mistake
+from quizapp.puzzles.drafts import Draft, Family, Mistake, compute_single_trace_draft
 from quizapp.puzzles.rendering import code, explanation, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF
@@ -176,13 +176,14 @@ def build_size_one_contiguity(rng: PuzzleRng, level: str) -> Draft:
             " Only the stride of a size-1 dim breaks the row-major pattern, and a dim you "
             "can never step along does not count."
         )
-    return Draft(
+    return compute_single_trace_draft(
+        chain,
+        tr,
         prompt=f"What does {code('y.is_contiguous()')} return?",
-        code=chain.code(),
         answer_kind="bool",
         answer=answer,
         oracle_expr="y.is_contiguous()",
-        explanation=explanation([tr], reason),
+        conclusion=reason,
         hints=(
             "Contiguity compares strides with the row-major strides of the shape, skipping every "
             "dim of size 1: with one entry there is never a step to take.",
@@ -191,7 +192,6 @@ def build_size_one_contiguity(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("contiguity", "size-one-exemption"),
         mistakes=(Mistake(not answer, reason),),
-        traced=(chain.expr,),
     )
 
 

@@ -7,7 +7,13 @@ from math import prod
 from quizapp.puzzles import op_makers as om
 from quizapp.puzzles.chains import Chain, Op, ctor_text, random_shape
 from quizapp.puzzles.distractors import contiguous_strides
-from quizapp.puzzles.drafts import Draft, Family, collect_mistakes
+from quizapp.puzzles.drafts import (
+    Draft,
+    Family,
+    collect_mistakes,
+    compute_single_trace_draft,
+    compute_stride_question,
+)
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_tuple, sentence
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.tracing import GenerationError, Trace, itemsize, trace
@@ -62,20 +68,17 @@ def build_clone_strides(rng: PuzzleRng, level: str) -> Draft:
         ]
         if collect_mistakes(answer, found):
             break
-    dense_x = x["stride"] == answer
-    conclusion = f"{code('y.stride()')} is {fmt_tuple(answer)}: " + (
+    because = ": " + (
         "x is dense (non-overlapping, no gaps), so the copy keeps its strides exactly."
-        if dense_x
+        if x["stride"] == answer
         else "x is not dense, so the copy gets dense strides that follow "
         "the order of x's strides, smallest stride innermost."
     )
-    return Draft(
+    return compute_stride_question(
+        chain,
+        tr,
         prompt=f"{code('y = x.clone()')} copies x. What does {code('y.stride()')} return?",
-        code=chain.code(),
-        answer_kind="tuple",
-        answer=answer,
-        oracle_expr="y.stride()",
-        explanation=explanation([tr], conclusion),
+        because=because,
         hints=(
             "clone() uses preserve_format: a dense input keeps its strides; any other input gets "
             "dense strides laid out in the order of its own strides.",
@@ -83,8 +86,7 @@ def build_clone_strides(rng: PuzzleRng, level: str) -> Draft:
             "dims by stride and fill them in densely, innermost first.",
         ),
         concepts=("clone", "memory-format", "non-overlapping-dense", "stride"),
-        mistakes=collect_mistakes(answer, found),
-        traced=(chain.expr,),
+        found=found,
     )
 
 
@@ -137,13 +139,14 @@ def build_contiguous_bytes(rng: PuzzleRng, level: str) -> Draft:
         )
     else:
         conclusion = "x is already contiguous, so contiguous() returns x itself: 0 bytes."
-    return Draft(
+    return compute_single_trace_draft(
+        chain,
+        tr,
         prompt=f"How many bytes of tensor data does {code('y = x.contiguous()')} copy?",
-        code=chain.code(),
         answer_kind="int",
         answer=answer,
         oracle_expr="0 if y is x else y.numel() * y.element_size()",
-        explanation=explanation([tr], conclusion),
+        conclusion=conclusion,
         hints=(
             "contiguous() returns the tensor itself when it is already contiguous; otherwise it "
             "writes every element the tensor shows into fresh memory.",
@@ -152,7 +155,6 @@ def build_contiguous_bytes(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("contiguous", "dtype-itemsize", "performance"),
         mistakes=collect_mistakes(answer, found),
-        traced=(chain.expr,),
     )
 
 

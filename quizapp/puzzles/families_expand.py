@@ -7,7 +7,7 @@ from dataclasses import replace
 from quizapp.puzzles import op_makers as om
 from quizapp.puzzles.chains import Chain, Op, args_text, ctor_text, random_shape
 from quizapp.puzzles.distractors import contiguous_strides
-from quizapp.puzzles.drafts import Draft, Family, collect_mistakes
+from quizapp.puzzles.drafts import Draft, Family, compute_stride_question
 from quizapp.puzzles.families_views import VIEW_RULE, noncontiguous_x, view_reason
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
@@ -54,13 +54,10 @@ def build_expand_strides(rng: PuzzleRng, level: str) -> Draft:
             "Broadcast dims do not step through memory at all: their stride is 0.",
         ),
     ]
-    return Draft(
-        prompt=f"What does {code('y.stride()')} return?",
-        code=chain.code(),
-        answer_kind="tuple",
-        answer=answer,
-        oracle_expr="y.stride()",
-        explanation=explanation([tr], f"{code('y.stride()')} is {fmt_tuple(answer)}."),
+    return compute_stride_question(
+        chain,
+        tr,
+        because=".",
         hints=(
             rules_for(o.kind for o in chain.x_ops + chain.y_ops),
             f"x has strides {fmt_tuple(tr.steps[chain.x_step]['stride'])}; existing dims keep "
@@ -68,8 +65,7 @@ def build_expand_strides(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("expand-broadcast", "stride")
         + tuple(sorted({CONCEPT_OF[o.kind] for o in chain.y_ops[1:]})),
-        mistakes=collect_mistakes(answer, found),
-        traced=(chain.expr,),
+        found=found,
     )
 
 

@@ -9,7 +9,13 @@ from quizapp.puzzles.distractors import (
     contiguous_strides,
     in_bytes,
 )
-from quizapp.puzzles.drafts import Draft, Family, collect_mistakes, to_choice
+from quizapp.puzzles.drafts import (
+    Draft,
+    Family,
+    collect_mistakes,
+    compute_stride_question,
+    to_choice,
+)
 from quizapp.puzzles.rendering import code, explanation, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF, rules_for
@@ -139,25 +145,17 @@ def build_slice_strides(rng: PuzzleRng, level: str) -> Draft:
                 "Those are x's strides: a step of k in a slice multiplies that dim's stride by k.",
             ),
         )
-    return Draft(
-        prompt=f"What does {code('y.stride()')} return?",
-        code=chain.code(),
-        answer_kind="tuple",
-        answer=answer,
-        oracle_expr="y.stride()",
-        explanation=explanation(
-            [tr],
-            f"{code('y.stride()')} is {fmt_tuple(answer)}: slicing "
-            "copies nothing, it only scales the strides of stepped dims.",
-        ),
+    return compute_stride_question(
+        chain,
+        tr,
+        because=": slicing copies nothing, it only scales the strides of stepped dims.",
         hints=(
             rules_for(op.kind for op in ops),
             f"x.stride() is {fmt_tuple(x_stride)}; multiply the stride of each stepped dim by "
             "its step.",
         ),
         concepts=("stride", "slicing"),
-        mistakes=collect_mistakes(answer, found),
-        traced=(chain.expr,),
+        found=found,
     )
 
 

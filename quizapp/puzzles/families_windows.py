@@ -5,7 +5,7 @@ from __future__ import annotations
 from quizapp.puzzles import op_makers as om
 from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, random_shape, tuple_text
 from quizapp.puzzles.distractors import contiguous_strides, nest
-from quizapp.puzzles.drafts import Draft, Family, collect_mistakes
+from quizapp.puzzles.drafts import Draft, Family, collect_mistakes, compute_stride_question
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_text_value, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF, rules_for
@@ -101,7 +101,6 @@ def build_diagonal_strides(rng: PuzzleRng, level: str) -> Draft:
     op = Op(f".diagonal(offset={offset}, dim1={d1}, dim2={d2})", rest + (k,), "diagonal")
     chain = Chain(ctor_text("empty", shape), x_ops, (op,))
     tr = trace(chain.expr)
-    answer = tr.final["stride"]
     xst = tr.steps[chain.x_step]["stride"]
     kept = [s for i, s in enumerate(xst) if i not in (d1, d2)]
     inplace = list(kept)
@@ -127,25 +126,17 @@ def build_diagonal_strides(rng: PuzzleRng, level: str) -> Draft:
             "diagonal() is a view: it does not get fresh strides for its shape.",
         ),
     ]
-    return Draft(
-        prompt=f"What does {code('y.stride()')} return?",
-        code=chain.code(),
-        answer_kind="tuple",
-        answer=answer,
-        oracle_expr="y.stride()",
-        explanation=explanation(
-            [tr],
-            f"{code('y.stride()')} is {fmt_tuple(answer)}; the offset "
-            f"argument only moves the storage offset (to "
-            f"{tr.final['storage_offset']}), not the strides.",
-        ),
+    return compute_stride_question(
+        chain,
+        tr,
+        because="; the offset argument only moves the storage offset (to "
+        f"{tr.final['storage_offset']}), not the strides.",
         hints=(
             rules_for(["diagonal"]),
             f"x has strides {fmt_tuple(xst)}; drop dims {d1} and {d2} and append one dim.",
         ),
         concepts=("diagonal", "stride"),
-        mistakes=collect_mistakes(answer, found),
-        traced=(chain.expr,),
+        found=found,
     )
 
 
