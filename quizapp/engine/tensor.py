@@ -38,6 +38,17 @@ class Storage:
 
 
 _new_tuple = tuple.__new__
+_new_object = object.__new__
+_set_nbytes = Storage.nbytes.__set__  # slot descriptors: skip the frozen dataclass __init__
+_set_read = Storage.read.__set__
+
+
+def new_storage(nbytes: int, read: Callable[[int], object] | None = None) -> Storage:
+    """``Storage(nbytes, read)`` without the frozen dataclass's __init__ (the copy hot path)."""
+    storage = _new_object(Storage)
+    _set_nbytes(storage, nbytes)
+    _set_read(storage, read)
+    return storage
 
 
 class Tensor(tuple):

@@ -6,6 +6,8 @@ from math import prod
 
 from ..contiguity import is_contiguous, is_contiguous_in_format, is_non_overlapping_and_dense
 from ..geometry import (
+    CONTIGUOUS_STRIDES_CACHE,
+    INT64_MAX,
     compute_channels_last_strides,
     compute_contiguous_strides,
     compute_storage_nbytes,
@@ -15,10 +17,11 @@ from ..geometry import (
 )
 from ..outcome import Outcome, make_outcome
 from ..reasons import torch_error
-from ..tensor import Storage, Tensor
+from ..tensor import Storage, Tensor, new_storage
 from ..views import make_tensor, replace_negative_strides, validate_sizes_nonnegative
 
 _new_tuple = tuple.__new__
+_CONTIGUOUS = CONTIGUOUS_STRIDES_CACHE
 
 
 def copy_storage(t: Tensor, dense_stride: tuple, nbytes: int) -> Storage:
@@ -30,12 +33,8 @@ def copy_storage(t: Tensor, dense_stride: tuple, nbytes: int) -> Storage:
     """
     source_read = t[3].read
     if source_read is None:
-        return Storage(nbytes)
-    terms = tuple(
-        (dst, size, src)
-        for dst, size, src in zip(dense_stride, t[0], t[1], strict=True)
-        if size > 1
-    )
+        return new_storage(nbytes)
+    terms = tuple([term for term in zip(dense_stride, t[0], t[1], strict=True) if term[1] > 1])
     start = t[2]
 
     def read(pos: int) -> object:
@@ -44,7 +43,7 @@ def copy_storage(t: Tensor, dense_stride: tuple, nbytes: int) -> Storage:
             p += (pos // dst) % size * src
         return source_read(p)
 
-    return Storage(nbytes, read)
+    return new_storage(nbytes, read)
 
 
 def _memory_format_strides(t: Tensor, memory_format: str) -> tuple:
@@ -71,7 +70,17 @@ def _memory_format_strides(t: Tensor, memory_format: str) -> tuple:
 
 def clone(t: Tensor, memory_format: str = "preserve_format") -> Outcome:
     """Tensor.clone(memory_format): new storage at offset 0, never a view (TensorFactories.cpp)."""
-    shape, stride = t[0], t[1]
+    shape, stride, dtype = t[0], t[1], t[4]
+    itemsize = dtype.itemsize
+    if memory_format == "preserve_format" and stride == _CONTIGUOUS.get(shape) and shape:
+        # fast path: a row-major input is dense, so empty_strided keeps its strides and
+        # computeStorageNbytes is numel * itemsize (checked against int64 as the loop does)
+        numel = prod(shape)
+        nbytes = numel * itemsize
+        if numel > 0 and nbytes <= INT64_MAX:
+            storage = copy_storage(t, stride, nbytes)
+            result = _new_tuple(Tensor, (shape, stride, 0, storage, dtype, False, None))
+            return _new_tuple(Outcome, (result, "clone_dense", (t, result, memory_format)))
     if shape and min(shape) < 0:  # expand's negative-size quirk: empty*() refuses to allocate
         validate_sizes_nonnegative(shape, "clone")
     if memory_format == "preserve_format":
@@ -79,18 +88,32 @@ def clone(t: Tensor, memory_format: str = "preserve_format") -> Outcome:
             new_stride, key = stride, "clone_dense"  # empty_strided with the same strides
         else:
             new_stride, key = infer_dense_strides(shape, stride), "clone_inferred"
-        compute_storage_nbytes(shape, new_stride, t[4].itemsize)
+        compute_storage_nbytes(shape, new_stride, itemsize)
     else:
         new_stride, key = _memory_format_strides(t, memory_format), "clone_format"
     numel = prod(shape)
-    storage = copy_storage(t, new_stride, numel * t[4].itemsize)
-    result = make_tensor(shape, new_stride, storage, t[4])
+    storage = copy_storage(t, new_stride, numel * itemsize)
+    result = make_tensor(shape, new_stride, storage, dtype)
     return make_outcome(result, key, (t, result, memory_format))
 
 
 def contiguous(t: Tensor, memory_format: str = "contiguous_format") -> Outcome:
     """Tensor.contiguous(memory_format): self when already contiguous in that format, else clone."""
-    shape, stride = t[0], t[1]
+    stride = t[1]
+    if memory_format == "contiguous_format":
+        if stride == _CONTIGUOUS.get(t[0]):  # the common case, fast
+            return _new_tuple(Outcome, (t, "contiguous_same", (t, memory_format)))
+        dense = contiguous_strides_cached(t[0])
+        if stride == dense:
+            return _new_tuple(Outcome, (t, "contiguous_same", (t, memory_format)))
+        shape, dtype = t[0], t[4]
+        if shape and min(shape) > 0 and not is_contiguous(shape, stride):
+            nbytes = prod(shape) * dtype.itemsize  # what clone(contiguous_format) allocates
+            if nbytes <= INT64_MAX:  # no overflow: its checks all pass, its strides are `dense`
+                storage = copy_storage(t, dense, nbytes)
+                result = _new_tuple(Tensor, (shape, dense, 0, storage, dtype, False, None))
+                return _new_tuple(Outcome, (result, "contiguous_copy", (t, result, memory_format)))
+    shape = t[0]
     if memory_format == "preserve_format":
         # is_contiguous(Preserve) falls back to the default flag; the op itself refuses Preserve.
         if is_contiguous(shape, stride):
@@ -100,8 +123,6 @@ def contiguous(t: Tensor, memory_format: str = "contiguous_format") -> Outcome:
             "preserve memory format is unsupported by the contiguous operator",
             "contiguous_preserve",
         )
-    if memory_format == "contiguous_format" and stride == contiguous_strides_cached(shape):
-        return make_outcome(t, "contiguous_same", (t, memory_format))  # the common case, fast
     if is_contiguous_in_format(shape, stride, memory_format):
         return make_outcome(t, "contiguous_same", (t, memory_format))
     result = clone(t, memory_format)[0]

@@ -11,33 +11,52 @@ from ..tensor import Tensor
 from ..views import make_view
 from .strided import check_symint_strides
 
+_new_tuple = tuple.__new__
+
 
 def squeeze(t: Tensor, dim=None) -> Outcome:
     """Tensor.squeeze(dim): drop the selected size-1 dims with their strides; always a new view."""
     shape, stride = t[0], t[1]
     ndim = len(shape)
     if dim is None:
-        keep = [d for d in range(ndim) if shape[d] != 1]
-    elif isinstance(dim, int):
-        d = canonicalize_dim(dim, ndim)
-        keep = [i for i in range(ndim) if i != d or shape[i] != 1]
-    else:
-        seen = set()  # dim_list_to_bitset (TensorShape.cpp)
-        for item in dim:
-            d = canonicalize_dim(item, ndim)
-            if d in seen:
-                raise torch_error(
-                    "RuntimeError",
-                    f"dim {d} appears multiple times in the list of dims",
-                    "repeated_dim",
-                    tuple(dim),
-                    d,
-                )
-            seen.add(d)
-        keep = [i for i in range(ndim) if i not in seen or shape[i] != 1]
+        if 1 not in shape:  # nothing to drop: same sizes and strides in a new view
+            new_shape, new_stride = shape, stride
+        else:
+            keep = [d for d in range(ndim) if shape[d] != 1]
+            new_shape = tuple([shape[i] for i in keep])
+            new_stride = tuple([stride[i] for i in keep])
+        return _squeezed(t, new_shape, new_stride, dim)
+    if isinstance(dim, int):
+        d = dim if 0 <= dim < ndim else canonicalize_dim(dim, ndim)
+        if ndim and shape[d] == 1:
+            new_shape, new_stride = shape[:d] + shape[d + 1 :], stride[:d] + stride[d + 1 :]
+        else:
+            new_shape, new_stride = shape, stride
+        return _squeezed(t, new_shape, new_stride, dim)
+    seen = set()  # dim_list_to_bitset (TensorShape.cpp)
+    for item in dim:
+        d = canonicalize_dim(item, ndim)
+        if d in seen:
+            raise torch_error(
+                "RuntimeError",
+                f"dim {d} appears multiple times in the list of dims",
+                "repeated_dim",
+                tuple(dim),
+                d,
+            )
+        seen.add(d)
+    keep = [i for i in range(ndim) if i not in seen or shape[i] != 1]
     new_shape = tuple([shape[i] for i in keep])
     new_stride = tuple([stride[i] for i in keep])
-    return make_outcome(make_view(t, new_shape, new_stride, t[2]), "squeeze", (t, new_shape, dim))
+    return _squeezed(t, new_shape, new_stride, dim)
+
+
+def _squeezed(t: Tensor, new_shape: tuple, new_stride: tuple, dim) -> Outcome:
+    if 0 in new_shape:  # make_view's numel and stride checks
+        result = make_view(t, new_shape, new_stride, t[2])
+    else:
+        result = _new_tuple(Tensor, (new_shape, new_stride, t[2], t[3], t[4], True, t[6] or t))
+    return _new_tuple(Outcome, (result, "squeeze", (t, new_shape, dim)))
 
 
 def unsqueeze(t: Tensor, dim: int) -> Outcome:
@@ -77,6 +96,19 @@ def permute(t: Tensor, dims) -> Outcome:
 
 
 _IDENTITY = [list(range(n)) for n in range(65)]  # sorted(dims) of a valid permutation
+_MOVES: dict[tuple, tuple] = {}  # (ndim, source, destination) -> (order, picker), ndim <= 64
+
+
+def _picker(order: tuple):
+    """A function returning the items of a tuple in ``order``, always as a tuple."""
+    if len(order) == 1:
+        return tuple  # one dim: the tuple itself (a 1-tuple of itself has the same items)
+    return itemgetter(*order)
+
+
+# Tensor.T on ndim >= 2: the reversed order and its picker, precomputed per rank
+_REVERSED = [(tuple(range(n - 1, -1, -1)), _picker(tuple(range(n - 1, -1, -1)))) if n > 1
+             else None for n in range(65)]
 
 
 def _checked_order(dims, ndim: int) -> list:
@@ -99,8 +131,17 @@ def transpose(t: Tensor, dim0: int, dim1: int) -> Outcome:
     """Tensor.transpose(dim0, dim1): swap two sizes and strides (a new view even if equal)."""
     shape, stride = t[0], t[1]
     ndim = len(shape)
-    a = canonicalize_dim(dim0, ndim)
-    b = canonicalize_dim(dim1, ndim)
+    a = dim0 if 0 <= dim0 < ndim else canonicalize_dim(dim0, ndim)
+    b = dim1 if 0 <= dim1 < ndim else canonicalize_dim(dim1, ndim)
+    if ndim == 2 and a != b:  # the matrix case (t(), mT, transpose(0, 1)): both dims swap
+        new_shape = (shape[1], shape[0])
+        if 0 in new_shape:
+            result = make_view(t, new_shape, (stride[1], stride[0]), t[2])
+        else:
+            result = _new_tuple(
+                Tensor, (new_shape, (stride[1], stride[0]), t[2], t[3], t[4], True, t[6] or t)
+            )
+        return _new_tuple(Outcome, (result, "transpose", (t, result, a, b)))
     if ndim == 0 or a == b:
         return make_outcome(make_view(t, shape, stride, t[2]), "transpose_same", (t, a, b))
     new_shape = list(shape)
@@ -136,7 +177,16 @@ def t_(t: Tensor) -> Outcome:
 
 def T(t: Tensor) -> Outcome:
     """Tensor.T (numpy_T): reverse all dims; deprecated but allowed for ndim other than 2."""
-    ndim = len(t[0])
+    shape = t[0]
+    ndim = len(shape)
+    if 1 < ndim <= 64:  # permute's valid-permutation path with a precomputed reversal
+        dims, pick = _REVERSED[ndim]
+        new_shape = pick(shape)
+        if 0 in new_shape:
+            result = make_view(t, new_shape, pick(t[1]), t[2])
+        else:
+            result = _new_tuple(Tensor, (new_shape, pick(t[1]), t[2], t[3], t[4], True, t[6] or t))
+        return _new_tuple(Outcome, (result, "permute", (t, result, dims)))
     return permute(t, tuple(range(ndim - 1, -1, -1)))
 
 
@@ -156,6 +206,26 @@ def mT(t: Tensor) -> Outcome:
 
 def movedim(t: Tensor, source, destination) -> Outcome:
     """Tensor.movedim(source, destination): listed dims move, the rest keep their order."""
+    shape = t[0]
+    ndim = len(shape)
+    if type(source) is int and type(destination) is int and ndim:  # one dim moves: fast path
+        s = source if 0 <= source < ndim else canonicalize_dim(source, ndim)
+        d = destination if 0 <= destination < ndim else canonicalize_dim(destination, ndim)
+        key = (ndim, s, d)
+        move = _MOVES.get(key)
+        if move is None:
+            order = list(range(ndim))
+            del order[s]
+            order.insert(d, s)  # the same order the general loop below builds
+            order = tuple(order)
+            move = _MOVES[key] = (order, _picker(order))
+        order, pick = move
+        new_shape = pick(shape)
+        if 0 in new_shape:
+            result = make_view(t, new_shape, pick(t[1]), t[2])
+        else:
+            result = _new_tuple(Tensor, (new_shape, pick(t[1]), t[2], t[3], t[4], True, t[6] or t))
+        return _new_tuple(Outcome, (result, "movedim", (t, order)))
     src = (source,) if isinstance(source, int) else tuple(source)
     dst = (destination,) if isinstance(destination, int) else tuple(destination)
     if len(src) != len(dst):
@@ -167,7 +237,6 @@ def movedim(t: Tensor, source, destination) -> Outcome:
             src,
             dst,
         )
-    ndim = len(t[0])
     wrapped_src = [canonicalize_dim(d, ndim) for d in src]
     wrapped_dst = [canonicalize_dim(d, ndim) for d in dst]
     for name, given, wrapped in (("source", src, wrapped_src), ("destination", dst, wrapped_dst)):

@@ -10,6 +10,7 @@ from ..views import make_view
 from .slicing import slice_layout
 from .strided import check_symint_strides, checked_storage_offset
 
+_new_tuple = tuple.__new__
 PY_SSIZE_T_MAX = INT64_MAX = 2**63 - 1
 SYMINT_MIN = -(2**62)  # c10::SymInt::min_representable_int()
 
@@ -103,6 +104,13 @@ def getitem(t: Tensor, index) -> Outcome:
     shape, stride, offset = t[0], t[1], t[2]
     if type(index) is not tuple:  # a single item is applied to dim 0 without the count check
         kind = type(index)
+        if kind is int and shape and 0 <= index < shape[0]:  # in-range select of dim 0
+            offset += index * stride[0]
+            shape, stride = shape[1:], stride[1:]
+            if offset > INT64_MAX:  # select's int64 offset wraps (empty tensors, huge strides)
+                offset = checked_storage_offset(t, shape, stride, offset)
+            result = make_view(t, shape, stride, offset)
+            return _new_tuple(Outcome, (result, "getitem", (t, result, (index,))))
         if index is None:
             shape, stride = _unsqueeze(t, shape, stride, offset, 0)
         elif kind is slice:

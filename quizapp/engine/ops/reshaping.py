@@ -8,7 +8,6 @@ from ..geometry import (
     CONTIGUOUS_STRIDES_CACHE,
     INT64_MAX,
     canonicalize_dim,
-    compute_contiguous_strides,
     compute_storage_nbytes_contiguous,
     compute_stride,
     contiguous_strides_cached,
@@ -44,7 +43,12 @@ def _row_major_alias(t: Tensor, size: tuple, numel: int) -> tuple | None:
 def view(t: Tensor, size) -> Outcome:
     """Tensor.view(*shape): same storage and offset, strides from computeStride or an error."""
     size = size if type(size) is tuple else tuple(size)
-    numel = prod(t[0])
+    shape = t[0]
+    numel = prod(shape)
+    if numel and t[1] == _CONTIGUOUS.get(shape) and size and min(size) > 0 and prod(size) == numel:
+        stride = _CONTIGUOUS.get(size) or contiguous_strides_cached(size)  # _row_major_alias
+        result = _new_tuple(Tensor, (size, stride, t[2], t[3], t[4], True, t[6] or t))
+        return _new_tuple(Outcome, (result, "view", (t, size, stride)))
     stride = _row_major_alias(t, size, numel)
     if stride is not None:
         result = _new_tuple(Tensor, (size, stride, t[2], t[3], t[4], True, t[6] or t))
@@ -76,8 +80,8 @@ def _reshape_to(t: Tensor, shape: tuple, alias_key: str, copy_key: str) -> Outco
     nbytes = compute_storage_nbytes_contiguous(t[0], t[4].itemsize)  # clone() allocates first
     if prod(shape) != prod(t[0]):
         raise torch_error("RuntimeError", _VIEW_REFUSED, "view_refused", t[0], t[1], shape)
-    storage = copy_storage(t, compute_contiguous_strides(t[0]), nbytes)
-    copy = make_tensor(shape, compute_contiguous_strides(shape), storage, t[4])
+    storage = copy_storage(t, contiguous_strides_cached(t[0]), nbytes)
+    copy = make_tensor(shape, contiguous_strides_cached(shape), storage, t[4])
     return make_outcome(copy, copy_key, (t, shape))
 
 
@@ -139,7 +143,12 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Outcome:
         if flat < SYMINT_MIN:  # a heap SymInt, which the CPU view kernel refuses
             raise torch_error("RuntimeError", FLATTEN_NOT_CONCRETE, "symint_range", flat)
     merged = shape[:start] + (flat,) + shape[end + 1 :]
-    merged = infer_size(merged, prod(shape))  # flatten goes through reshape's checks
+    numel = prod(shape)
+    stride = _row_major_alias(t, merged, numel)
+    if stride is not None:  # what _reshape_to finds for a row-major input, without the detour
+        result = _new_tuple(Tensor, (merged, stride, t[2], t[3], t[4], True, t[6] or t))
+        return _new_tuple(Outcome, (result, "flatten_alias", (t, merged, stride)))
+    merged = infer_size(merged, numel)  # flatten goes through reshape's checks
     return _reshape_to(t, merged, "flatten_alias", "flatten_copy")
 
 
@@ -155,6 +164,9 @@ def unflatten(t: Tensor, dim: int, sizes) -> Outcome:
         raise torch_error(
             "RuntimeError", "unflatten got an unexpected error:", "unflatten_scalar", dim
         )
+    if min(sizes) > 0 and prod(sizes) == shape[wrapped]:  # infer_size would return sizes as is
+        result = view(t, shape[:wrapped] + sizes + shape[wrapped + 1 :])[0]
+        return _new_tuple(Outcome, (result, "unflatten", (t, result, wrapped, sizes)))
     try:
         inferred = infer_size(sizes, shape[wrapped])
     except TorchError as err:

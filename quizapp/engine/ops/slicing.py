@@ -7,10 +7,11 @@ from ..outcome import Outcome, make_outcome
 from ..reasons import torch_error
 from ..tensor import Tensor
 from ..views import make_view
-from .pieces import make_pieces
+from .pieces import MAX_EAGER_PIECES, make_pieces
 from .strided import check_as_strided, checked_storage_offset
 
 INT64_MAX = 2**63 - 1
+_new_tuple = tuple.__new__
 
 
 def slice_layout(
@@ -63,6 +64,15 @@ def slice_layout(
 
 def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int = 1) -> Tensor:
     """A view of ``t`` sliced along one dim (what narrow, split and tensor_split produce)."""
+    shape = t[0]
+    if step == 1 and 0 <= dim < len(shape) and 0 <= start <= end <= shape[dim]:
+        # in-range bounds need no clamping: slice_layout's step-1 arithmetic, inlined
+        stride = t[1]
+        offset = t[2] + start * stride[dim]
+        shape = shape[:dim] + (end - start,) + shape[dim + 1 :]
+        if offset > INT64_MAX:
+            offset = checked_storage_offset(t, shape, stride, offset)
+        return make_view(t, shape, stride, offset)
     shape, stride, offset = slice_layout(t, t[0], t[1], t[2], dim, start, end, step)
     return make_view(t, shape, stride, offset)
 
@@ -144,6 +154,22 @@ def unbind(t: Tensor, dim: int = 0) -> Outcome:
     d = canonicalize_dim(dim, len(t[0]))
     if not t[0]:  # self.size(0) on a 0-d tensor
         canonicalize_dim(d, 0, wrap_scalar=False)
+    shape, stride = t[0], t[1]
+    count = shape[d]
+    if 0 < count <= MAX_EAGER_PIECES and 0 not in shape:  # every select is in range: inline it
+        rest_shape, rest_stride = shape[:d] + shape[d + 1 :], stride[:d] + stride[d + 1 :]
+        step, offset, storage, dtype, base = stride[d], t[2], t[3], t[4], t[6] or t
+        if max(offset, offset + (count - 1) * step) <= INT64_MAX:
+            pieces = tuple(
+                [
+                    _new_tuple(
+                        Tensor,
+                        (rest_shape, rest_stride, offset + k * step, storage, dtype, True, base),
+                    )
+                    for k in range(count)
+                ]
+            )
+            return _new_tuple(Outcome, (pieces, "unbind", (t, d, count)))
     pieces = make_pieces(t[0][d], lambda k: _select(t, d, k))
     return make_outcome(pieces, "unbind", (t, d, len(pieces)))
 
@@ -180,6 +206,24 @@ def split(t: Tensor, split_size, dim: int = 0) -> Outcome:
         last = split_size - (split_size * count - n)
     else:
         count, last = _wrapped_split_count(n, split_size)
+
+    if 0 < split_size and n + split_size <= INT64_MAX and 0 <= last and count <= MAX_EAGER_PIECES:
+        # every piece is an in-range slice (the last one ends at n): build them directly
+        stride, offset, storage, dtype, base = t[1], t[2], t[3], t[4], t[6] or t
+        step = stride[d]
+        if 0 not in shape and max(offset, offset + (count - 1) * split_size * step) <= INT64_MAX:
+            head, tail = shape[:d], shape[d + 1 :]
+            full = head + (split_size,) + tail
+            pieces = [
+                _new_tuple(
+                    Tensor, (full, stride, offset + k * split_size * step, storage, dtype, True, base)
+                )
+                for k in range(count - 1)
+            ]
+            pieces.append(
+                make_view(t, head + (last,) + tail, stride, offset + (count - 1) * split_size * step)
+            )
+            return _new_tuple(Outcome, (tuple(pieces), "split", (t, d, split_size, count)))
 
     def piece(k: int) -> Tensor:
         length = split_size if k < count - 1 else last
@@ -286,6 +330,16 @@ def tensor_split(t: Tensor, indices_or_sections, dim: int = 0) -> Outcome:
                 sections,
             )
         base, extra = divmod(shape[d], sections)
+        if shape[d] >= 0 and sections <= MAX_EAGER_PIECES:  # in-range slices: no closure
+            pieces = tuple(
+                [
+                    slice_dim(t, d, k * base + min(k, extra), (k + 1) * base + min(k + 1, extra))
+                    for k in range(sections)
+                ]
+            )
+            return _new_tuple(
+                Outcome, (pieces, "tensor_split_sections", (t, d, sections, sections))
+            )
 
         def piece(k: int) -> Tensor:
             start = k * base + min(k, extra)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from math import prod
+
 from ..geometry import (
     INT64_MAX,
     canonicalize_dim,
@@ -14,13 +16,21 @@ from ..reasons import torch_error
 from ..tensor import Tensor
 from ..views import make_view, validate_numel
 
+_new_tuple = tuple.__new__
+
 
 def diagonal(t: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Outcome:
     """Tensor.diagonal(offset, dim1, dim2): drop both dims, append one with stride T[d1]+T[d2]."""
     shape, stride = t[0], t[1]
     ndim = len(shape)
-    d1 = canonicalize_dim(dim1, ndim)
-    d2 = canonicalize_dim(dim2, ndim)
+    d1 = dim1 if 0 <= dim1 < ndim else canonicalize_dim(dim1, ndim)
+    d2 = dim2 if 0 <= dim2 < ndim else canonicalize_dim(dim2, ndim)
+    if d1 == 0 and d2 == 1 and offset == 0:  # the default diagonal: dims 0 and 1, no shift
+        new_shape = shape[2:] + (max(min(shape[0], shape[1]), 0),)
+        new_stride = stride[2:] + (stride[0] + stride[1],)
+        if new_stride[-1] <= INT64_MAX and t[2] <= INT64_MAX:
+            result = make_view(t, new_shape, new_stride, t[2])
+            return _new_tuple(Outcome, (result, "diagonal", (t, result, offset, d1, d2)))
     if d1 == d2:
         raise torch_error(
             "RuntimeError",
@@ -177,6 +187,17 @@ def as_strided(t: Tensor, size, stride, storage_offset: int | None = None) -> Ou
     """Tensor.as_strided(size, stride, storage_offset): exactly that metadata over t's storage."""
     size, stride = tuple(size), tuple(stride)
     offset = t[2] if storage_offset is None else storage_offset  # default: the input's offset
+    if (
+        size
+        and len(size) == len(stride)
+        and offset >= 0
+        and min(size) > 0
+        and min(stride) >= 0
+        and 0 < compute_storage_nbytes(size, stride, t[4].itemsize, offset) <= t[3].nbytes
+        and prod(size) <= INT64_MAX
+    ):  # every check of check_as_strided passes: none of them can raise for this input
+        result = make_view(t, size, stride, offset)
+        return _new_tuple(Outcome, (result, "as_strided", (t, result)))
     check_as_strided(t, size, stride, offset)
     result = make_view(t, size, stride, offset)
     return make_outcome(result, "as_strided", (t, result))
