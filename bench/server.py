@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
-import re
 import secrets
 import shutil
 import socket
@@ -30,25 +28,14 @@ import sys
 import tempfile
 import time
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
-from http.client import HTTPConnection
 from multiprocessing import get_context
 from pathlib import Path
-from urllib.parse import urlencode
 
 from flask import Flask
+from study_users import PASSWORD, run_process
 
 ROOT = Path(__file__).resolve().parents[1]
-CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
-TOKEN_RE = re.compile(r'id="token" name="token" type="hidden" value="([^"]+)"')
-KIND_RE = re.compile(r'data-item-kind="(\w+)"')
-ANSWER_KIND_RE = re.compile(r'data-answer-kind="(\w+)"')
-# What a simulated user types for each answer kind (right or wrong does not matter here).
-TYPED = {"tuple": "(4, 1)", "int": "3", "bool": "yes", "choice": "A", "choices": "A",
-         "text": "view"}
-PASSWORD = "bench password 123"
-
 bare_app = Flask("bare")  # gunicorn serves this as "server:bare_app"
 
 
@@ -125,109 +112,6 @@ def start_gunicorn(target: str, env: dict[str, str], workers: int, threads: int,
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError(f"{target} did not start")
-
-
-class Client:
-    """One keep-alive connection with a cookie jar."""
-
-    def __init__(self, port: int) -> None:
-        self.conn = HTTPConnection("127.0.0.1", port, timeout=30)
-        self.cookies: dict[str, str] = {}
-
-    def request(self, method: str, path: str, form: dict | None = None) -> tuple[int, str]:
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        body = None
-        if form is not None:
-            body = urlencode(form)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        self.conn.request(method, path, body=body, headers=headers)
-        response = self.conn.getresponse()
-        text = response.read().decode()
-        for header, value in response.getheaders():
-            if header.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                self.cookies[name] = rest.split(";", 1)[0]
-        return response.status, text
-
-
-def log_in(client: Client, n: int) -> float:
-    start = time.perf_counter()
-    _, page = client.request("GET", "/login")
-    status, _ = client.request("POST", "/login", {
-        "csrf_token": CSRF_RE.search(page).group(1), "username": f"bench{n}", "password": PASSWORD})
-    assert status == 302, f"login failed for bench{n}: {status}"
-    return time.perf_counter() - start
-
-
-def run_user(client: Client, kind: str, n: int, deadline: float, think: float,
-             max_loops: int) -> dict:
-    """One simulated user's loops until the deadline; returns latencies (s) and rating counts."""
-    latencies: list[float] = []
-    accepted = duplicates = 0
-    # People are not in step: each user starts at a random point of a think period and
-    # thinks 0.5x-1.5x the mean each time (seeded per user, so runs repeat).
-    rng = random.Random(n)
-    if think:
-        time.sleep(rng.uniform(0, think))
-
-    def timed(method: str, path: str, form: dict | None = None) -> tuple[int, str]:
-        start = time.perf_counter()
-        result = client.request(method, path, form)
-        latencies.append(time.perf_counter() - start)
-        if think:
-            time.sleep(think * rng.uniform(0.5, 1.5))
-        return result
-
-    if kind == "bare":
-        while time.monotonic() < deadline and len(latencies) < 3 * max_loops:
-            timed("GET", "/ping")
-        return {"latencies": latencies, "accepted": 0, "duplicates": 0, "user": None}
-    loops = 0
-    while time.monotonic() < deadline and loops < max_loops:
-        loops += 1
-        status, page = timed("GET", "/study")
-        token, kind_match = TOKEN_RE.search(page), KIND_RE.search(page)
-        if status != 200 or not token or not kind_match:
-            break  # nothing left to study
-        form = {"csrf_token": CSRF_RE.search(page).group(1), "token": token.group(1)}
-        if kind_match.group(1) == "skill":
-            answer = TYPED.get(ANSWER_KIND_RE.search(page).group(1), "1")
-            timed("POST", "/study/answer", {**form, "answer": answer, "hints_used": "0"})
-            form["answer"] = answer
-        status, _ = timed("POST", "/study/rate", {**form, "rating": "4"})
-        if status == 303:
-            accepted += 1
-        if loops % 10 == 0:  # a double click: the server must not count it twice
-            status, _ = timed("POST", "/study/rate", {**form, "rating": "4"})
-            assert status == 303, f"double click got {status}"
-            duplicates += 1
-    return {"latencies": latencies, "accepted": accepted, "duplicates": duplicates,
-            "user": f"bench{n}"}
-
-
-def run_process(ports: dict[str, int], users: list[int], schedule: list[tuple[str, float, float]],
-                max_loops: int, barrier, results) -> None:
-    """Log every user in once, then run each segment of the schedule in step with the others.
-
-    Every process (and the parent, which samples server CPU) meets at the barrier before each
-    segment and once after the last, so segments of both servers alternate in time.
-    """
-    app_clients = {n: Client(ports["app"]) for n in users}
-    bare_clients = {n: Client(ports["bare"]) for n in users}
-    logins = {n: log_in(app_clients[n], n) for n in users}
-    segments = []
-    for kind, duration, think in schedule:
-        barrier.wait(timeout=600)
-        clients = app_clients if kind == "app" else bare_clients
-        started = time.monotonic()
-        deadline = started + duration
-        with ThreadPoolExecutor(max_workers=len(users)) as pool:
-            futures = [pool.submit(run_user, clients[n], kind, n, deadline, think, max_loops)
-                       for n in users]
-            outcomes = [future.result() for future in futures]
-        segments.append({"started": started, "ended": time.monotonic(), "outcomes": outcomes})
-    barrier.wait(timeout=600)
-    results.put({"logins": list(logins.values()), "segments": segments})
 
 
 def server_cpu_seconds(pid: int) -> float:

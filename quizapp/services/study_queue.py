@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, exists, func, select
 from sqlalchemy.orm import Session, defer, lazyload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from quizapp import srs
 from quizapp.models import Card, Item, Review, ReviewState, User
@@ -86,8 +87,8 @@ _ANSWER_COLUMNS = [defer(getattr(Card, name)) for name in (
     "basics", "solid", "code", "code_output", "go_deeper", "follow_ups", "red_flags",
     "source_path")]
 # The state and its item in one join (the relationship's own joined load would add a second,
-# unfiltered join that SQLite materialises for every item); state.item is then found in the
-# session's identity map without another query.
+# unfiltered join that SQLite materialises for every item); select_first_due hands the item to
+# state.item itself.
 FIRST_DUE = (select(ReviewState, Item).join(Item, ReviewState.item_id == Item.id)
              .where(ReviewState.user_id == _USER, ReviewState.due <= _UNTIL,
                     Item.retired.is_(False))
@@ -125,7 +126,9 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
 
 
 def select_first_due(session: Session, user: User, until: datetime) -> list[ReviewState]:
-    rows = session.execute(FIRST_DUE, {"user_id": user.id, "until": until})
+    rows = session.execute(FIRST_DUE, {"user_id": user.id, "until": until}).all()
+    for state, item in rows:
+        set_committed_value(state, "item", item)  # loaded as it is in the database
     return [state for state, _item in rows]
 
 
@@ -143,9 +146,10 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
     today = counts.today
     reviews_left = srs.compute_remaining(user.reviews_per_day, today.reviews_done)
     new_left = srs.compute_remaining(user.new_per_day, today.new_done)
-    # Only the head of each list is shown, so each list is fetched with LIMIT 1.
+    # Only the head of the plan is shown, so each list is fetched with LIMIT 1; and since due
+    # items come before new ones, the new list is fetched only when nothing is due.
     due = select_first_due(session, user, now) if reviews_left and counts.due else []
-    new = select_first_new(session, user) if new_left and counts.new else []
+    new = select_first_new(session, user) if new_left and counts.new and not due else []
     plan = srs.plan_session(
         due, new, new_done_today=today.new_done, reviews_done_today=today.reviews_done,
         new_limit=user.new_per_day, review_limit=user.reviews_per_day)

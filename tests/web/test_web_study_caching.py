@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.dialects import sqlite
 from webtest_support import csrf_token, rate_current, register, study_token
 
@@ -57,6 +60,54 @@ def test_hidden_fields_written_by_the_templates_round_trip(app, client, bank):
                                               "review_id": review_id})
     assert undone.status_code == 303
     assert "Basics of alpha-stride." in client.get("/study").text  # back to the first card
+
+
+@contextmanager
+def counted_statements(app):
+    """The SQL statements the app runs inside the block."""
+    statements: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def shown_key(html: str) -> str:
+    return re.search(r'data-item-key="([^"]+)"', html).group(1)
+
+
+def test_a_study_page_is_three_statements_for_new_and_for_due_items(app, client, bank, clock):
+    """User, queue counts (with the undo target), the head item: no per-item or lazy loads."""
+    register(client, "counter")
+    client.get("/study")  # renders alpha-stride's answer once (its columns load lazily here)
+    with counted_statements(app) as statements:
+        page = client.get("/study").text
+    assert shown_key(page) == "alpha-stride" and len(statements) == 3, statements
+    assert rate_current(client, 1, page).status_code == 303  # Again: due in a minute
+    assert rate_current(client, 3).status_code == 303  # beta-view
+    clock.advance(minutes=30)
+    client.get("/study")
+    with counted_statements(app) as statements:
+        page = client.get("/study").text
+    assert shown_key(page) == "alpha-stride" and "Basics of alpha-stride." in page
+    assert len(statements) == 3, statements
+
+
+def test_a_rating_is_one_read_and_two_writes_after_the_user(app, client, bank):
+    register(client, "writer")
+    page = client.get("/study").text
+    with counted_statements(app) as statements:
+        assert rate_current(client, 3, page).status_code == 303
+    reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    writes = [s for s in statements if s.lstrip().upper().startswith("INSERT")]
+    assert len(reads) == 2 and len(writes) == 2, statements
 
 
 @pytest.fixture
