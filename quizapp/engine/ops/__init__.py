@@ -30,7 +30,8 @@ from .expanding import broadcast_to, expand, expand_as
 from .indexing import getitem
 from .pieces import MAX_EAGER_PIECES, Pieces
 from .reshaping import flatten, ravel, reshape, reshape_as, unflatten, view, view_as
-from .slicing import chunk, narrow, select, split, tensor_split, unbind
+from .slicing import narrow, select
+from .splitting import chunk, split, tensor_split, unbind
 from .strided import as_strided, diagonal, unfold
 
 OPS: dict[str, Callable[..., Outcome]] = {
