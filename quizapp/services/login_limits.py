@@ -44,24 +44,26 @@ def validate_login_allowed(
             LoginAttempt.username == username, LoginAttempt.succeeded.is_(True)))
     # A successful login clears the account's count; the address count is never cleared early.
     account_since = max(since, last_success) if last_success else since
-    account_failures = session.scalars(
-        select(LoginAttempt.attempted_at).where(
-            LoginAttempt.username == username, LoginAttempt.succeeded.is_(False),
-            LoginAttempt.attempted_at > account_since).order_by(LoginAttempt.attempted_at.desc())
-        .limit(limits.per_account)).all()
+    account_failures = recent_failures(
+        session, LoginAttempt.username == username, account_since, limits.per_account)
     if len(account_failures) >= limits.per_account:
         wait = compute_retry_after(account_failures[-1], limits, now)
         raise LoginThrottled(
             f"Too many failed logins for this account. Try again in {describe_wait(wait)}.", wait)
-    address_failures = session.scalars(
-        select(LoginAttempt.attempted_at).where(
-            LoginAttempt.address == address, LoginAttempt.succeeded.is_(False),
-            LoginAttempt.attempted_at > since).order_by(LoginAttempt.attempted_at.desc())
-        .limit(limits.per_address)).all()
+    address_failures = recent_failures(
+        session, LoginAttempt.address == address, since, limits.per_address)
     if len(address_failures) >= limits.per_address:
         wait = compute_retry_after(address_failures[-1], limits, now)
         raise LoginThrottled(
             f"Too many failed logins from your address. Try again in {describe_wait(wait)}.", wait)
+
+
+def recent_failures(session: Session, who, since: datetime, limit: int) -> list[datetime]:
+    """Times of the newest failed attempts matching ``who`` after ``since``, at most ``limit``."""
+    return session.scalars(
+        select(LoginAttempt.attempted_at).where(
+            who, LoginAttempt.succeeded.is_(False), LoginAttempt.attempted_at > since)
+        .order_by(LoginAttempt.attempted_at.desc()).limit(limit)).all()
 
 
 def record_login_attempt(
