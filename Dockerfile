@@ -40,7 +40,7 @@ fi
 quizapp db upgrade --directory "$QUIZAPP_MIGRATIONS_PATH"
 quizapp content load --path "$QUIZAPP_CONTENT_PATH"
 exec gunicorn --bind "0.0.0.0:${PORT:-8000}" --workers "${GUNICORN_WORKERS:-2}" \
-    --threads "${GUNICORN_THREADS:-4}" --worker-tmp-dir /dev/shm --no-control-socket \
+    --threads "${GUNICORN_THREADS:-2}" --worker-tmp-dir /dev/shm --no-control-socket \
     --access-logfile - --error-logfile - "quizapp:create_app()"
 SCRIPT
 

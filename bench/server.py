@@ -99,8 +99,10 @@ def count_reviews(env: dict[str, str]) -> dict[str, int]:
 def start_gunicorn(target: str, env: dict[str, str], workers: int, threads: int,
                    ready_path: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers",
-               str(workers), "--threads", str(threads), "--chdir", str(ROOT / "bench"),
+    # gthread explicitly: with one thread gunicorn would otherwise pick its sync worker, which
+    # closes the connection after every response (no keep-alive).
+    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--worker-class",
+               "gthread", "--workers", str(workers), "--threads", str(threads), "--chdir", str(ROOT / "bench"),
                "--log-level", "warning", "--keep-alive", "30", "--no-control-socket", target]
     proc = subprocess.Popen(command, env={**os.environ, **env})
     deadline = time.monotonic() + 30
@@ -189,7 +191,7 @@ def main() -> None:
     parser.add_argument("--think-ms", type=float, default=1000.0, help="pause in the paced phase")
     parser.add_argument("--max-loops", type=int, default=300)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--client-processes", type=int, default=2)
     args = parser.parse_args()
     instance = tempfile.mkdtemp(prefix="quizapp-bench-")

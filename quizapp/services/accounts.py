@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import datetime
 
+from flask_login import UserMixin
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -91,18 +93,51 @@ def authenticate(
     return user
 
 
-# Runs on every logged-in request: built once (Session.get builds its statement on each call).
-LOAD_USER = select(User).where(User.id == bindparam("user_id"))
+@dataclass(frozen=True)
+class SignedInUser(UserMixin):
+    """The signed-in account as every request reads it: a plain row, not an ORM entity.
+
+    Flask-Login loads the user on every request, and building an ORM ``User`` costs more than
+    the indexed lookup itself. Use cases that change the account load ``User`` (load_account).
+    """
+
+    id: int
+    username: str
+    session_version: int
+    desired_retention: float
+    new_per_day: int
+    reviews_per_day: int
+    utc_offset_minutes: int
+
+    def get_id(self) -> str:
+        """Flask-Login identity, the same as User.get_id: id plus session version."""
+        return f"{self.id}.{self.session_version}"
 
 
-def load_user_for_session(session: Session, identity: str) -> User | None:
+_USER = User.__table__
+# Runs on every logged-in request: a Core statement built once, on the session's connection.
+LOAD_SIGNED_IN_USER = select(
+    _USER.c.id, _USER.c.username, _USER.c.session_version, _USER.c.desired_retention,
+    _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.utc_offset_minutes,
+).where(_USER.c.id == bindparam("user_id"))
+
+
+def load_user_for_session(session: Session, identity: str) -> SignedInUser | None:
     """Flask-Login identity "<id>.<session_version>" -> the user, or None when stale/invalid."""
     user_id, _, version = identity.partition(".")
     if not (user_id.isdigit() and version.isdigit()) or len(identity) > 40:
         return None
-    user = session.scalar(LOAD_USER, {"user_id": int(user_id)})
-    if user is None or user.session_version != int(version):
+    row = session.connection().execute(LOAD_SIGNED_IN_USER, {"user_id": int(user_id)}).first()
+    if row is None or row.session_version != int(version):
         return None
+    return SignedInUser(*row)
+
+
+def load_account(session: Session, user_id: int) -> User:
+    """The ORM account, for use cases that change it (settings, password)."""
+    user = session.get(User, user_id)
+    if user is None:
+        raise InvalidCredentials("That account no longer exists.")
     return user
 
 

@@ -15,6 +15,14 @@ from sqlalchemy.orm import Session, lazyload
 from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
 from quizapp.services.errors import Conflict, NotFound
+from quizapp.services.study_items import (
+    ITEM,
+    ITEM_COLUMNS,
+    ITEM_JOIN,
+    ItemState,
+    StudyItem,
+    compute_study_item,
+)
 
 _SQLITE_WRITE_LOCK = threading.Lock()
 ANSWER_MAX = 2000
@@ -37,9 +45,7 @@ class Rated:
 # Every rating runs these statements, so they are built once with bind parameters (building a
 # SQLAlchemy statement costs more than running these small indexed queries). The writes go to
 # the tables themselves: the ORM's per-statement bookkeeping buys nothing for two fixed rows.
-_STATE_TABLE, _REVIEW_TABLE, _ITEM_TABLE = (ReviewState.__table__, Review.__table__,
-                                            Item.__table__)
-LOAD_ITEM = select(Item).where(Item.id == bindparam("item_id"))
+_STATE_TABLE, _REVIEW_TABLE = ReviewState.__table__, Review.__table__
 # The item is loaded (or not needed) by every caller; joining it again would fetch it twice.
 LOAD_STATE = (select(ReviewState)
               .where(ReviewState.user_id == bindparam("user_id"),
@@ -48,13 +54,12 @@ LOAD_STATE = (select(ReviewState)
 # What a rating reads, in one round trip: the item (it must exist and not be retired) and the
 # user's state row for it (no row: the item is new to this user).
 RATING_TARGET = (
-    select(_ITEM_TABLE.c.title, _ITEM_TABLE.c.retired, _STATE_TABLE.c.id.label("state_id"),
-           _STATE_TABLE.c.version, _STATE_TABLE.c.state, _STATE_TABLE.c.due,
-           _STATE_TABLE.c.last_reviewed_at)
-    .select_from(_ITEM_TABLE.outerjoin(_STATE_TABLE, and_(
-        _STATE_TABLE.c.item_id == _ITEM_TABLE.c.id,
+    select(*ITEM_COLUMNS, _STATE_TABLE.c.id.label("state_id"), _STATE_TABLE.c.version,
+           _STATE_TABLE.c.state, _STATE_TABLE.c.due, _STATE_TABLE.c.last_reviewed_at)
+    .select_from(ITEM_JOIN.outerjoin(_STATE_TABLE, and_(
+        _STATE_TABLE.c.item_id == ITEM.c.id,
         _STATE_TABLE.c.user_id == bindparam("user_id"))))
-    .where(_ITEM_TABLE.c.id == bindparam("item_id")))
+    .where(ITEM.c.id == bindparam("item_id")))
 INSERT_STATE = insert(_STATE_TABLE)
 INSERT_REVIEW = insert(_REVIEW_TABLE)
 # Conditional on the version the page showed: a second click finds the version moved on.
@@ -66,7 +71,8 @@ UPDATE_STATE = (update(_STATE_TABLE)
                         last_reviewed_at=bindparam("now")))
 
 
-def compute_interval_labels(state: ReviewState | None, user: User, now: datetime) -> dict[int, str]:
+def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
+                            now: datetime) -> dict[int, str]:
     """The label on each rating button: when the item would be due again if rated so now."""
     current = state.state if state is not None else srs.new_state(now)
     intervals = srs.preview_intervals(current, now, desired_retention=user.desired_retention)
@@ -77,11 +83,26 @@ def load_state(session: Session, user: User, item_id: int) -> ReviewState | None
     return session.scalar(LOAD_STATE, {"user_id": user.id, "item_id": item_id})
 
 
-def load_studyable_item(session: Session, item_id: int) -> Item:
-    item = session.scalar(LOAD_ITEM, {"item_id": item_id})
-    if item is None or item.retired:
+@dataclass(frozen=True)
+class RatingTarget:
+    """What a rating reads first: the item and the user's current state row for it (if any)."""
+
+    item: StudyItem
+    state_id: int | None  # None: the item is new to this user
+    version: int  # 0 when new
+    state: dict | None
+    due: datetime | None
+    last_reviewed_at: datetime | None
+
+
+def load_rating_target(session: Session, user: User, item_id: int) -> RatingTarget:
+    """The item (NotFound if missing or retired) and the user's state for it, in one query."""
+    row = session.connection().execute(
+        RATING_TARGET, {"user_id": user.id, "item_id": item_id}).first()
+    if row is None or row.retired:
         raise NotFound("That item is not in the study queue any more.")
-    return item
+    return RatingTarget(compute_study_item(row), row.state_id, row.version or 0, row.state,
+                        row.due, row.last_reviewed_at)
 
 
 def record_review(
@@ -96,21 +117,30 @@ def record_review(
     applied twice, on SQLite and PostgreSQL alike.
     """
     srs.validate_rating(rating)
-    # Core statements run on the session's connection (same transaction, no ORM layer).
-    target = session.connection().execute(
-        RATING_TARGET, {"user_id": user.id, "item_id": item_id}).first()
-    if target is None or target.retired:
-        raise NotFound("That item is not in the study queue any more.")
+    target = load_rating_target(session, user, item_id)
+    return apply_rating(session, user, target, rating, now, seen_version=seen_version,
+                        duration_ms=duration_ms, answer=answer, correct=correct,
+                        puzzle_seed=puzzle_seed)
+
+
+def apply_rating(
+    session: Session, user: User, target: RatingTarget, rating: int, now: datetime, *,
+    seen_version: int, duration_ms: int | None = None, answer: str | None = None,
+    correct: bool | None = None, puzzle_seed: int | None = None,
+) -> Rated:
+    """record_review once its target is read: schedule with FSRS, then the write transaction."""
+    srs.validate_rating(rating)
     if duration_ms is not None:
         duration_ms = max(0, min(int(duration_ms), DURATION_MAX_MS))
     if answer is not None:
         answer = answer[:ANSWER_MAX]
     is_new = target.state_id is None
-    if (0 if is_new else target.version) != seen_version:
+    if target.version != seen_version:
         raise Conflict(STALE_MESSAGE)
     before = srs.new_state(now) if is_new else target.state
     result = srs.review(before, rating, now, desired_retention=user.desired_retention,
                         duration_ms=duration_ms)
+    item_id = target.item.id
     review_row = {
         "user_id": user.id, "item_id": item_id, "reviewed_at": now, "rating": rating,
         "duration_ms": duration_ms, "answer": answer, "correct": correct,
@@ -123,7 +153,7 @@ def record_review(
     # database's write lock is held as briefly as possible.
     with serialize_writes(session):
         review_id = apply_review(session, target.state_id, result, review_row)
-    return Rated(review_id, target.title, result.due)
+    return Rated(review_id, target.item.title, result.due)
 
 
 def apply_review(session: Session, state_id: int | None, result: srs.ReviewResult,

@@ -9,9 +9,10 @@ from functools import lru_cache
 from sqlalchemy.orm import Session
 
 from quizapp import puzzles, srs
-from quizapp.models import Item, Skill, User
+from quizapp.models import User
 from quizapp.services.errors import NotFound, ServiceError
-from quizapp.services.reviews import Rated, load_studyable_item, record_review
+from quizapp.services.reviews import Rated, apply_rating, load_rating_target
+from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
 
 SEED_LIMIT = 2**63
 
@@ -34,11 +35,17 @@ def validate_seed(seed: int) -> int:
     return seed
 
 
-def load_skill(session: Session, item_id: int) -> Skill:
-    item = load_studyable_item(session, item_id)
-    if not isinstance(item, Skill):
+def validate_skill(item: StudyItem) -> StudyItem:
+    if not item.is_skill:
         raise NotFound("That item is not a puzzle skill.")
     return item
+
+
+def load_skill_and_state(session: Session, user: User,
+                         item_id: int) -> tuple[StudyItem, ItemState | None]:
+    """A skill still in the bank (NotFound otherwise) and the user's state for it."""
+    skill, state = load_item_and_state(session, user.id, item_id)
+    return validate_skill(skill), state
 
 
 @lru_cache(maxsize=1024)
@@ -50,10 +57,9 @@ def compute_puzzle(family: str, level: str, seed: int) -> dict:
     return puzzles.generate(family, level, seed)
 
 
-def generate_skill_puzzle(skill: Item, seed: int) -> dict:
+def generate_skill_puzzle(skill: StudyItem, seed: int) -> dict:
     """The puzzle a skill shows for ``seed`` (deterministic: the check regenerates it)."""
-    if not isinstance(skill, Skill):
-        raise NotFound("That item is not a puzzle skill.")
+    validate_skill(skill)
     try:
         return compute_puzzle(skill.family, skill.level, validate_seed(seed))
     except ValueError as exc:
@@ -61,7 +67,7 @@ def generate_skill_puzzle(skill: Item, seed: int) -> dict:
 
 
 def check_skill_answer(
-    skill: Item, seed: int, answer: str, *, seconds: float | None, hints_used: int
+    skill: StudyItem, seed: int, answer: str, *, seconds: float | None, hints_used: int
 ) -> CheckedAnswer:
     """Judge ``answer`` with quizapp.puzzles.check and suggest a rating (srs.suggest_rating)."""
     puzzle = generate_skill_puzzle(skill, seed)
@@ -79,9 +85,10 @@ def record_skill_review(
     now: datetime, *, seen_version: int, duration_ms: int | None, hints_used: int = 0,
 ) -> Rated:
     """Rate a skill: the answer is judged again from the seed, so the log's correctness is ours."""
-    skill = load_skill(session, item_id)
-    checked = check_skill_answer(skill, seed, answer, seconds=None, hints_used=hints_used)
+    target = load_rating_target(session, user, item_id)
+    checked = check_skill_answer(validate_skill(target.item), seed, answer, seconds=None,
+                                 hints_used=hints_used)
     correct = None if checked.error else checked.correct
-    return record_review(
-        session, user, skill.id, rating, now, seen_version=seen_version, duration_ms=duration_ms,
+    return apply_rating(
+        session, user, target, rating, now, seen_version=seen_version, duration_ms=duration_ms,
         answer=answer, correct=correct, puzzle_seed=seed)

@@ -6,11 +6,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, exists, func, select
-from sqlalchemy.orm import Session, defer, lazyload
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm import Session
 
 from quizapp import srs
-from quizapp.models import Card, Item, Review, ReviewState, User
+from quizapp.models import Item, Review, ReviewState, User
+from quizapp.services.study_items import (
+    ITEM,
+    ITEM_COLUMNS,
+    ITEM_JOIN,
+    STATE,
+    STATE_COLUMNS,
+    ItemState,
+    StudyItem,
+    compute_item_state,
+    compute_study_item,
+)
 
 # When nothing is due, an item whose learning step ends within this span is shown early
 # (Anki's "learn ahead"), so a session does not stall on a one-minute step.
@@ -35,8 +45,8 @@ class LastReview:
 class QueueView:
     """The next item (or None), what is left today, and the rating undo would take back."""
 
-    item: Item | None
-    state: ReviewState | None  # None when the item is new to this user
+    item: StudyItem | None
+    state: ItemState | None  # None when the item is new to this user
     due_left: int
     new_left: int
     learned_ahead: bool
@@ -81,25 +91,17 @@ COUNTS = select(
     .where(_REVIEW.c.user_id == _USER)
     .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery().label("last_review_title"),
 )
-# A card's answer columns are read only when its rendered answer is not cached yet (the page
-# then loads them, once per card and process); the queue loads the rest.
-_ANSWER_COLUMNS = [defer(getattr(Card, name)) for name in (
-    "basics", "solid", "code", "code_output", "go_deeper", "follow_ups", "red_flags",
-    "source_path")]
-# The state and its item in one join (the relationship's own joined load would add a second,
-# unfiltered join that SQLite materialises for every item); select_first_due hands the item to
-# state.item itself.
-FIRST_DUE = (select(ReviewState, Item).join(Item, ReviewState.item_id == Item.id)
-             .where(ReviewState.user_id == _USER, ReviewState.due <= _UNTIL,
-                    Item.retired.is_(False))
-             .options(lazyload(ReviewState.item), *_ANSWER_COLUMNS)
-             .order_by(ReviewState.due, ReviewState.id).limit(1))
-# The first new item is found on the item table alone, then loaded with its card or skill row:
+# The first due state and its item, in one indexed lookup on (user_id, due).
+FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
+             .select_from(ITEM_JOIN.join(STATE, STATE.c.item_id == ITEM.c.id))
+             .where(STATE.c.user_id == _USER, STATE.c.due <= _UNTIL, ITEM.c.retired.is_(False))
+             .order_by(STATE.c.due, STATE.c.id).limit(1))
+# The first new item is found on the item table alone, then read with its card or skill row:
 # sorting the card-joined rows would read every unseen card's text to keep one.
 _FIRST_NEW_ID = (select(_ITEM.c.id).where(_ITEM.c.retired.is_(False), ~_SEEN)
                  .order_by(_ITEM.c.new_order, _ITEM.c.id).limit(1)
                  .correlate(None).scalar_subquery())
-FIRST_NEW = select(Item).where(Item.id == _FIRST_NEW_ID).options(*_ANSWER_COLUMNS)
+FIRST_NEW = select(*ITEM_COLUMNS).select_from(ITEM_JOIN).where(ITEM.c.id == _FIRST_NEW_ID)
 NEXT_DUE = (select(func.min(ReviewState.due)).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
             .where(ReviewState.user_id == _USER, _ITEM.c.retired.is_(False)))
 
@@ -125,15 +127,15 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.new, last)
 
 
-def select_first_due(session: Session, user: User, until: datetime) -> list[ReviewState]:
-    rows = session.execute(FIRST_DUE, {"user_id": user.id, "until": until}).all()
-    for state, item in rows:
-        set_committed_value(state, "item", item)  # loaded as it is in the database
-    return [state for state, _item in rows]
+def select_first_due(session: Session, user: User,
+                     until: datetime) -> list[tuple[StudyItem, ItemState]]:
+    rows = session.connection().execute(FIRST_DUE, {"user_id": user.id, "until": until})
+    return [(compute_study_item(row), compute_item_state(row)) for row in rows]
 
 
-def select_first_new(session: Session, user: User) -> list[Item]:
-    return list(session.scalars(FIRST_NEW, {"user_id": user.id}))
+def select_first_new(session: Session, user: User) -> list[StudyItem]:
+    rows = session.connection().execute(FIRST_NEW, {"user_id": user.id})
+    return [compute_study_item(row) for row in rows]
 
 
 def compute_next_due(session: Session, user: User) -> datetime | None:
@@ -159,8 +161,8 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
         plan = select_first_due(session, user, now + LEARN_AHEAD)
         learned_ahead = bool(plan)
     head = plan[0] if plan else None
-    if isinstance(head, ReviewState):
-        item, state = head.item, head
+    if isinstance(head, tuple):
+        item, state = head
     else:
         item, state = head, None
     next_due = None if head else compute_next_due(session, user)

@@ -65,7 +65,19 @@ class SettingsForm(FlaskForm):
         InputRequired(), NumberRange(*UTC_OFFSET_RANGE)])
 
 
-class RateForm(FlaskForm):
+class StudyForm(FlaskForm):
+    """Base of the study loop's POST forms, which are read on every rating.
+
+    Their CSRF token is checked once, by the app-wide CSRFProtect before any POST view runs
+    (a missing or wrong token is a 400 there); checking it again in the form would also mint a
+    new token on every post. The study templates write the token field themselves.
+    """
+
+    class Meta:
+        csrf = False
+
+
+class RateForm(StudyForm):
     """A rating of the item named by the signed ``token`` (the page it was shown on)."""
 
     token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
@@ -74,7 +86,7 @@ class RateForm(FlaskForm):
     hints_used = IntegerField(default=0, validators=[NumberRange(0, 2)])
 
 
-class AnswerForm(FlaskForm):
+class AnswerForm(StudyForm):
     """A typed answer to a puzzle; checking it reveals the solution and suggests a rating."""
 
     token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
@@ -83,7 +95,7 @@ class AnswerForm(FlaskForm):
     hints_used = IntegerField(default=0, validators=[NumberRange(0, 2)])
 
 
-class UndoForm(FlaskForm):
+class UndoForm(StudyForm):
     review_id = IntegerField(validators=[InputRequired(), NumberRange(1, 2**62)])
 
 

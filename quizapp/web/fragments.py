@@ -5,7 +5,9 @@ from __future__ import annotations
 from flask import Flask, current_app
 from markupsafe import Markup
 
+from quizapp.extensions import db
 from quizapp.models import Card
+from quizapp.services.study_items import StudyItem
 
 CARD_ANSWER_TEMPLATE = "study/_card_answer.html"
 EXTENSION_KEY = "quizapp.card_answers"
@@ -18,24 +20,36 @@ def init_fragments(app: Flask) -> None:
     app.add_template_global(render_card_answer, "card_answer")
 
 
-def render_card_answer(card: Card) -> Markup:
+def render_card_answer(card: Card | StudyItem) -> Markup:
     """The answer sections of ``card`` (Markdown, highlighted code, output, follow-ups).
 
     The fragment reads only the card's own columns, and ``content_hash`` is computed from all of
     them (bank_import.compute_content_hash), so (key, hash) names one rendering; an edited card
     gets a new hash and is rendered afresh. With template auto-reload on (development), the
-    template itself may change, so nothing is cached.
+    template itself may change, so nothing is cached. The study page passes the StudyItem it
+    read (no answer columns); the full card is loaded only when the fragment is rendered.
     """
     environment = current_app.jinja_env
     if environment.auto_reload:
-        return Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(card=card))  # noqa: S704
+        return Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(  # noqa: S704
+            card=load_full_card(card)))
     cache: dict[tuple[str, str], Markup] = current_app.extensions[EXTENSION_KEY]
     key = (card.key, card.content_hash)
     html = cache.get(key)
     if html is None:
         # The template autoescapes and its Markdown filter sanitises with nh3.
-        html = Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(card=card))  # noqa: S704
+        html = Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(  # noqa: S704
+            card=load_full_card(card)))
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
         cache[key] = html
     return html
+
+
+def load_full_card(card: Card | StudyItem) -> Card:
+    if isinstance(card, Card):
+        return card
+    full = db.session.get(Card, card.id)
+    if full is None:  # removed from the database since the page read it
+        raise LookupError(f"card {card.key} is no longer in the database")
+    return full

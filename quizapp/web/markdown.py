@@ -42,8 +42,24 @@ def highlight_block(code: str, language: str, _attrs: str) -> str:
     return compute_highlighted(code, compute_lexer(language.strip().split(" ")[0]))
 
 
-# html=False: raw HTML typed into Markdown is shown as text, never passed through.
-_MARKDOWN = MarkdownIt("commonmark", {"html": False, "highlight": highlight_block}).enable("table")
+def build_markdown() -> MarkdownIt:
+    """The shared parser, ready for concurrent use by the server's threads.
+
+    markdown-it-py compiles each rule chain on first use and fills that cache in place; a
+    second thread rendering meanwhile finds an empty chain and fails ("none of the block rules
+    matched"). Compiling every chain here, before any thread shares the parser, leaves only
+    reads at render time.
+    """
+    # html=False: raw HTML typed into Markdown is shown as text, never passed through.
+    parser = MarkdownIt("commonmark", {"html": False, "highlight": highlight_block})
+    parser.enable("table")
+    for ruler in (parser.core.ruler, parser.block.ruler, parser.inline.ruler,
+                  parser.inline.ruler2):
+        ruler.getRules("")  # compiles the cache of every chain of this ruler at once
+    return parser
+
+
+_MARKDOWN = build_markdown()
 
 
 def sanitize_html(html: str) -> str:

@@ -32,9 +32,10 @@ def index():
         return render_settings_page(form, PasswordForm(formdata=None), 400)
     if form.is_submitted():
         try:
-            update_settings(db.session, current_user, StudySettings(
-                float(form.desired_retention.data), form.new_per_day.data,
-                form.reviews_per_day.data, form.utc_offset_minutes.data))
+            update_settings(db.session, accounts.load_account(db.session, current_user.id),
+                            StudySettings(
+                                float(form.desired_retention.data), form.new_per_day.data,
+                                form.reviews_per_day.data, form.utc_offset_minutes.data))
         except ServiceError as exc:
             form.desired_retention.errors = [exc.message]
             return render_settings_page(form, PasswordForm(formdata=None), 400)
@@ -48,13 +49,14 @@ def index():
 def password():
     form = PasswordForm()
     if form.validate_on_submit():
+        account = accounts.load_account(db.session, current_user.id)
         try:
-            accounts.change_password(db.session, current_user, form.current.data, form.new.data,
+            accounts.change_password(db.session, account, form.current.data, form.new.data,
                                      hash_method=current_app.config["PASSWORD_HASH_METHOD"])
         except ServiceError as exc:
             form.current.errors = [exc.message]
         else:
-            login_user(current_user)  # re-issue this session with the new session version
+            login_user(account)  # re-issue this session with the new session version
             flash("Password changed. Other devices are signed out.", "success")
             return redirect(url_for("settings.index"), 303)
     current = read_settings(current_user)

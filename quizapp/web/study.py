@@ -9,7 +9,6 @@ from flask_login import current_user, login_required
 
 from quizapp import srs
 from quizapp.extensions import db
-from quizapp.models import Card, Skill
 from quizapp.services import reviews, skill_reviews
 from quizapp.services.errors import Conflict, ServiceError
 from quizapp.services.study_queue import compute_queue
@@ -43,12 +42,12 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
         return render_template("study/empty.html", **context), status
     version = view.state.version if view.state else 0
     if shown is None or shown.item_id != item.id or shown.version != version:
-        seed = new_puzzle_seed() if isinstance(item, Skill) else None
+        seed = new_puzzle_seed() if item.is_skill else None
         shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now))
         answer_form = None
     context["token"] = sign_shown_item(shown)
     context["intervals"] = reviews.compute_interval_labels(view.state, current_user, now)
-    if isinstance(item, Card):
+    if item.is_card:
         return render_template("study/card.html", card=item, **context), status
     context["puzzle"] = skill_reviews.generate_skill_puzzle(item, shown.seed)
     context["typed_answer"] = answer_form.answer.data if answer_form else None
@@ -82,7 +81,7 @@ def answer():
         message = "; ".join(e for errors in form.errors.values() for e in errors)
         return render_queue_page(status=400, shown=shown, answer_form=form, answer_error=message)
     shown = verify_shown_item(form.token.data, current_user.id)
-    skill = skill_reviews.load_skill(db.session, shown.item_id)
+    skill, state = skill_reviews.load_skill_and_state(db.session, current_user, shown.item_id)
     now = current_time()
     seconds = compute_duration_ms(shown, now) / 1000
     checked = skill_reviews.check_skill_answer(
@@ -90,7 +89,6 @@ def answer():
     if checked.error:
         return render_queue_page(status=422, shown=shown, answer_form=form,
                                  answer_error=checked.error)
-    state = reviews.load_state(db.session, current_user, skill.id)
     return render_template(
         "study/puzzle_result.html", skill=skill, checked=checked, puzzle=checked.puzzle,
         token=form.token.data, hints_used=form.hints_used.data or 0, ratings=RATING_LABELS,

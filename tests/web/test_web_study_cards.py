@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from sqlalchemy import func, select
 from webtest_support import csrf_token, rate_current, register, study_token
 
@@ -139,6 +140,24 @@ def test_bad_ratings_and_tampered_tokens_are_refused(app, client, bank):
     missing_csrf = client.post("/study/rate", data={"token": data["token"], "rating": "3"})
     assert missing_csrf.status_code == 400
     assert reviews_of(app, "sam") == []
+
+
+@pytest.mark.parametrize("path", ["/study/rate", "/study/answer", "/study/undo"])
+@pytest.mark.parametrize("csrf", [None, "", "not-a-token", "forged"])
+def test_study_posts_without_a_valid_csrf_token_change_nothing(app, client, bank, path, csrf):
+    """The study forms leave CSRF to the app-wide check: it must refuse every bad token."""
+    register(client, "sam")
+    page = client.get("/study").text
+    assert rate_current(client, 3, page).status_code == 303
+    page = client.get("/study").text
+    data = {"token": study_token(page), "rating": "3", "answer": "(1,)", "review_id": "1"}
+    if csrf == "forged":
+        data["csrf_token"] = csrf_token(page)[:-4] + "AAAA"
+    elif csrf is not None:
+        data["csrf_token"] = csrf
+    response = client.post(path, data=data)
+    assert response.status_code == 400 and "did not come from this site" in response.text
+    assert len(reviews_of(app, "sam")) == 1
 
 
 def test_a_token_from_another_account_is_refused(app, client, bank):

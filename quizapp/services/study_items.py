@@ -1,0 +1,93 @@
+"""Read models of the study pages: an item and a user's state for it, read with Core statements.
+
+Every study request reads one item and perhaps its state. ORM entities cost more to build than
+these small indexed queries cost to run (the polymorphic Item alone configures a loader for
+its subclass on every query), so the hot path reads plain rows into frozen dataclasses. Pages
+that edit items or states keep using the ORM models.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Row, and_, bindparam, select
+from sqlalchemy.orm import Session
+
+from quizapp.models import Card, Item, ReviewState, Skill
+from quizapp.services.errors import NotFound
+
+ITEM, CARD, SKILL, STATE = (Item.__table__, Card.__table__, Skill.__table__,
+                            ReviewState.__table__)
+
+
+@dataclass(frozen=True)
+class StudyItem:
+    """What a study page shows of an item. Card-only and skill-only fields are None otherwise."""
+
+    id: int
+    kind: str  # "card" or "skill"
+    key: str
+    title: str
+    level: str
+    retired: bool
+    importance: str | None = None  # cards
+    question: str | None = None  # cards
+    content_hash: str | None = None  # cards: names one version of the card's text
+    family: str | None = None  # skills
+
+    @property
+    def is_card(self) -> bool:
+        return self.kind == "card"
+
+    @property
+    def is_skill(self) -> bool:
+        return self.kind == "skill"
+
+
+@dataclass(frozen=True)
+class ItemState:
+    """A user's scheduling state for one item: the FSRS state dict and its version."""
+
+    id: int
+    version: int
+    state: dict[str, Any]
+
+
+# The item with its card or skill columns (outer joins on primary keys: one row, no sort).
+ITEM_COLUMNS = (ITEM.c.id, ITEM.c.kind, ITEM.c.key, ITEM.c.title, ITEM.c.level, ITEM.c.retired,
+                CARD.c.importance, CARD.c.question, CARD.c.content_hash, SKILL.c.family)
+ITEM_JOIN = (ITEM.outerjoin(CARD, CARD.c.item_id == ITEM.c.id)
+             .outerjoin(SKILL, SKILL.c.item_id == ITEM.c.id))
+STATE_COLUMNS = (STATE.c.id.label("state_id"), STATE.c.version.label("state_version"),
+                 STATE.c.state.label("state_state"))
+# One item and this user's state for it (no row: new to the user), in one round trip.
+LOAD_ITEM_AND_STATE = (
+    select(*ITEM_COLUMNS, *STATE_COLUMNS)
+    .select_from(ITEM_JOIN.outerjoin(STATE, and_(STATE.c.item_id == ITEM.c.id,
+                                                 STATE.c.user_id == bindparam("user_id"))))
+    .where(ITEM.c.id == bindparam("item_id")))
+
+
+def compute_study_item(row: Row) -> StudyItem:
+    """The StudyItem held in the ITEM_COLUMNS part of ``row``."""
+    return StudyItem(row.id, row.kind, row.key, row.title, row.level, bool(row.retired),
+                     row.importance, row.question, row.content_hash, row.family)
+
+
+def compute_item_state(row: Row) -> ItemState | None:
+    """The ItemState held in the STATE_COLUMNS part of ``row`` (None: no state row)."""
+    if row.state_id is None:
+        return None
+    return ItemState(row.state_id, row.state_version, row.state_state)
+
+
+def load_item_and_state(session: Session, user_id: int,
+                        item_id: int) -> tuple[StudyItem, ItemState | None]:
+    """An item still in the bank and the user's state for it; NotFound if missing or retired."""
+    # Core statements run on the session's connection: same transaction, no ORM layer.
+    row = session.connection().execute(
+        LOAD_ITEM_AND_STATE, {"user_id": user_id, "item_id": item_id}).first()
+    if row is None or row.retired:
+        raise NotFound("That item is not in the study queue any more.")
+    return compute_study_item(row), compute_item_state(row)

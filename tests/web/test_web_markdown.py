@@ -1,0 +1,53 @@
+"""The shared Markdown parser: safe output, and ready before the server's threads share it."""
+
+from __future__ import annotations
+
+import threading
+
+from quizapp.web import markdown
+
+
+def test_every_rule_chain_is_compiled_before_first_use():
+    """markdown-it-py fills a rule cache in place on first use; a thread reading it meanwhile
+    sees an empty chain ("none of the block rules matched", seen under gunicorn's threads)."""
+    parser = markdown.build_markdown()
+    rulers = {"core": parser.core.ruler, "block": parser.block.ruler,
+              "inline": parser.inline.ruler, "inline2": parser.inline.ruler2}
+    for name, ruler in rulers.items():
+        cache = ruler.__cache__
+        assert cache is not None and cache.get(""), name
+    # The alternative chains the block parser asks for while parsing are compiled too.
+    assert {"paragraph", "reference", "blockquote", "list"} <= set(rulers["block"].__cache__)
+
+
+def test_threads_render_distinct_texts_with_one_parser():
+    parser = markdown.build_markdown()
+    texts = [f"Item {n}: *stride* `{n}`\n\n| a | b |\n|---|---|\n| {n} | 1 |\n\n```python\n"
+             f"x = {n}\n```\n" for n in range(64)]
+    results: dict[int, str] = {}
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(8)
+
+    def render(offset: int) -> None:
+        barrier.wait()
+        for n in range(offset, len(texts), 8):
+            try:
+                results[n] = parser.render(texts[n])
+            except Exception as exc:  # noqa: BLE001 (collected and reported below)
+                errors.append(exc)
+
+    threads = [threading.Thread(target=render, args=(k,)) for k in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert len(results) == len(texts)
+    for n, html in results.items():
+        assert f"<em>stride</em> <code>{n}</code>" in html and "<table>" in html
+
+
+def test_raw_html_and_scripts_never_pass_through():
+    html = markdown.render_markdown('Hi <script>alert(1)</script> [x](javascript:alert(1))')
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "href" not in html  # the javascript: link stays text, never a link
