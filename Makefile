@@ -31,6 +31,7 @@ bench: install
 	$(BIN)/python bench/engine_vs_torch.py
 	$(BIN)/python bench/puzzles.py
 	$(BIN)/python bench/server.py
+	$(BIN)/python bench/request_costs.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
