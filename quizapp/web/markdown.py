@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 
 import nh3
 from markdown_it import MarkdownIt
 from markupsafe import Markup
-from pygments import highlight
+from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
-from pygments.lexers import PythonLexer, TextLexer, get_lexer_by_name
+from pygments.lexers import TextLexer, get_lexer_by_name
+from pygments.token import _TokenType
 from pygments.util import ClassNotFound
 
+from quizapp.web.code_lexer import compute_code_tokens
+
 HIGHLIGHT_CLASS = "highlight"
+PYTHON_NAMES = frozenset({"python", "py", "python3", "py3"})
 # nowrap: we write the <pre> ourselves so markdown-it uses it as is (it must start with "<pre").
 _FORMATTER = HtmlFormatter(nowrap=True)
 
@@ -33,13 +38,16 @@ def compute_lexer(language: str):
         return TextLexer()
 
 
-def compute_highlighted(code: str, lexer) -> str:
-    body = highlight(code, lexer, _FORMATTER)
+def compute_highlighted(tokens: Iterable[tuple[_TokenType, str]]) -> str:
+    body = format_tokens(tokens, _FORMATTER)
     return f'<pre class="{HIGHLIGHT_CLASS}"><code>{body}</code></pre>'
 
 
 def highlight_block(code: str, language: str, _attrs: str) -> str:
-    return compute_highlighted(code, compute_lexer(language.strip().split(" ")[0]))
+    language = language.strip().split(" ")[0]
+    if language in PYTHON_NAMES:
+        return compute_highlighted(compute_code_tokens(code))
+    return compute_highlighted(compute_lexer(language).get_tokens(code))
 
 
 def build_markdown() -> MarkdownIt:
@@ -75,7 +83,7 @@ def render_markdown(text: str) -> Markup:
 
 @lru_cache(maxsize=1024)
 def render_python(code: str) -> Markup:
-    return Markup(sanitize_html(compute_highlighted(code, PythonLexer())))  # noqa: S704
+    return Markup(sanitize_html(compute_highlighted(compute_code_tokens(code))))  # noqa: S704
 
 
 def compute_pygments_css() -> str:
