@@ -39,9 +39,10 @@ if [ -z "${QUIZAPP_SECRET_KEY:-}" ] && [ -z "${QUIZAPP_SECRET_KEY_FILE:-}" ]; th
 fi
 quizapp db upgrade --directory "$QUIZAPP_MIGRATIONS_PATH"
 quizapp content load --path "$QUIZAPP_CONTENT_PATH"
-exec gunicorn --bind "0.0.0.0:${PORT:-8000}" --worker-class gthread --workers "${GUNICORN_WORKERS:-2}" \
-    --threads "${GUNICORN_THREADS:-2}" --worker-tmp-dir /dev/shm --no-control-socket \
-    --access-logfile - --error-logfile - "quizapp:create_app()"
+# Workers and threads: quizapp/gunicorn_config.py (GUNICORN_WORKERS, GUNICORN_THREADS; 2 x 2).
+exec gunicorn --config python:quizapp.gunicorn_config --bind "0.0.0.0:${PORT:-8000}" \
+    --worker-tmp-dir /dev/shm --no-control-socket --access-logfile - --error-logfile - \
+    "quizapp:create_app()"
 SCRIPT
 
 ENV QUIZAPP_ENV=production \

@@ -99,11 +99,12 @@ def count_reviews(env: dict[str, str]) -> dict[str, int]:
 def start_gunicorn(target: str, env: dict[str, str], workers: int, threads: int,
                    ready_path: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    # gthread explicitly: with one thread gunicorn would otherwise pick its sync worker, which
-    # closes the connection after every response (no keep-alive).
-    command = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--worker-class",
-               "gthread", "--workers", str(workers), "--threads", str(threads), "--chdir", str(ROOT / "bench"),
-               "--log-level", "warning", "--keep-alive", "30", "--no-control-socket", target]
+    # Both servers get the app's production settings (quizapp/gunicorn_config.py: the gthread
+    # worker); the flags below override its worker and thread counts.
+    command = [sys.executable, "-m", "gunicorn", "--config", "python:quizapp.gunicorn_config",
+               "--bind", f"127.0.0.1:{port}", "--workers", str(workers), "--threads", str(threads),
+               "--chdir", str(ROOT / "bench"), "--log-level", "warning", "--keep-alive", "30",
+               "--no-control-socket", target]
     proc = subprocess.Popen(command, env={**os.environ, **env})
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
