@@ -26,7 +26,7 @@ from flask import Flask
 from flask_login import current_user, login_required
 from server import prepare_database
 from sqlalchemy import select
-from study_users import ANSWER_KIND_RE, CSRF_RE, KIND_RE, PASSWORD, TOKEN_RE, TYPED
+from study_users import log_in, read_study_page, remember_cookies
 
 ROOT = Path(__file__).resolve().parents[1]
 PING, FLOOR = "GET /ping (bare Flask)", "GET /_cost/logged-in"
@@ -64,10 +64,7 @@ class WsgiClient:
         chunks = self.app(environ, start_response)
         text = b"".join(chunks).decode()
         getattr(chunks, "close", lambda: None)()  # as a WSGI server must
-        for header, value in started["headers"]:
-            if header.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                self.cookies[name] = rest.split(";", 1)[0]
+        remember_cookies(self.cookies, started["headers"])
         return started["status"], text
 
 
@@ -88,16 +85,14 @@ def timed(times: Times | None, client: WsgiClient, method: str, path: str,
 def study_loop(client: WsgiClient, ping: WsgiClient, times: Times | None) -> bool:
     """Fetch -> (answer) -> rate, then one of each reference request; False if the queue is dry."""
     scratch: Times = {}
-    page = timed(scratch, client, "GET", "/study")
-    token, kind = TOKEN_RE.search(page), KIND_RE.search(page)
-    if not token or not kind:
+    shown = read_study_page(timed(scratch, client, "GET", "/study"))
+    if shown is None:
         return False
+    kind, form, answer = shown
     if times is not None:
-        times.setdefault(f"GET /study ({kind.group(1)})", []).extend(scratch["GET /study"])
-    form = {"csrf_token": CSRF_RE.search(page).group(1), "token": token.group(1)}
-    if kind.group(1) == "skill":
-        # 422: the typed answer does not parse for this puzzle, and the queue page is shown again.
-        answer = TYPED.get(ANSWER_KIND_RE.search(page).group(1), "1")
+        times.setdefault(f"GET /study ({kind})", []).extend(scratch["GET /study"])
+    if answer is not None:
+        # 422 (timed apart) would mean the typed answer did not parse and the page came back.
         timed(times, client, "POST", "/study/answer",
               {**form, "answer": answer, "hints_used": "0"}, expect=(200, 422))
         form["answer"] = answer
@@ -145,9 +140,7 @@ def main() -> None:
         bare.add_url_rule("/ping", "ping", lambda: "ok")
         clients, ping = [WsgiClient(app) for _ in range(args.users)], WsgiClient(bare)
         for n, client in enumerate(clients):  # through the real login form
-            page = timed(None, client, "GET", "/login")
-            timed(None, client, "POST", "/login", {"csrf_token": CSRF_RE.search(page).group(1),
-                  "username": f"bench{n}", "password": PASSWORD}, expect=(302,))
+            log_in(client, n)
         active = list(range(args.users))
         run_loops(clients, active, ping, args.warmup, None)
         with app.test_request_context():  # fill the per-process card answer cache

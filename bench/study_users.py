@@ -43,11 +43,29 @@ class Client:
             self.conn.request(method, path, body=body, headers=headers)
             response = self.conn.getresponse()
         text = response.read().decode()
-        for header, value in response.getheaders():
-            if header.lower() == "set-cookie":
-                name, _, rest = value.partition("=")
-                self.cookies[name] = rest.split(";", 1)[0]
+        remember_cookies(self.cookies, response.getheaders())
         return response.status, text
+
+
+def remember_cookies(cookies: dict[str, str], headers: list[tuple[str, str]]) -> None:
+    """Keep each Set-Cookie's name and value, as a browser's cookie jar would."""
+    for header, value in headers:
+        if header.lower() == "set-cookie":
+            name, _, rest = value.partition("=")
+            cookies[name] = rest.split(";", 1)[0]
+
+
+def read_study_page(page: str) -> tuple[str, dict[str, str], str | None] | None:
+    """(item kind, the form fields to post back, the answer to type for a puzzle), or None when
+    the page shows no item (the queue is empty)."""
+    token, kind = TOKEN_RE.search(page), KIND_RE.search(page)
+    if not token or not kind:
+        return None
+    form = {"csrf_token": CSRF_RE.search(page).group(1), "token": token.group(1)}
+    answer = None
+    if kind.group(1) == "skill":
+        answer = TYPED.get(ANSWER_KIND_RE.search(page).group(1), "1")
+    return kind.group(1), form, answer
 
 
 def log_in(client: Client, n: int) -> float:
@@ -90,12 +108,11 @@ def run_user(client: Client, kind: str, n: int, deadline: float, think: float,
     while time.monotonic() < deadline and loops < max_loops:
         loops += 1
         status, page = timed("GET", "/study")
-        token, kind_match = TOKEN_RE.search(page), KIND_RE.search(page)
-        if status != 200 or not token or not kind_match:
+        shown = read_study_page(page) if status == 200 else None
+        if shown is None:
             break  # nothing left to study
-        form = {"csrf_token": CSRF_RE.search(page).group(1), "token": token.group(1)}
-        if kind_match.group(1) == "skill":
-            answer = TYPED.get(ANSWER_KIND_RE.search(page).group(1), "1")
+        _kind, form, answer = shown
+        if answer is not None:
             timed("POST", "/study/answer", {**form, "answer": answer, "hints_used": "0"})
             form["answer"] = answer
         status, _ = timed("POST", "/study/rate", {**form, "rating": "4"})

@@ -8,21 +8,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, lazyload
 
 from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
 from quizapp.services.errors import Conflict, NotFound
-from quizapp.services.study_items import (
-    ITEM,
-    ITEM_COLUMNS,
-    ITEM_JOIN,
-    ItemState,
-    StudyItem,
-    compute_study_item,
-)
+from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
 
 _SQLITE_WRITE_LOCK = threading.Lock()
 ANSWER_MAX = 2000
@@ -51,15 +44,6 @@ LOAD_STATE = (select(ReviewState)
               .where(ReviewState.user_id == bindparam("user_id"),
                      ReviewState.item_id == bindparam("item_id"))
               .options(lazyload(ReviewState.item)))
-# What a rating reads, in one round trip: the item (it must exist and not be retired) and the
-# user's state row for it (no row: the item is new to this user).
-RATING_TARGET = (
-    select(*ITEM_COLUMNS, _STATE_TABLE.c.id.label("state_id"), _STATE_TABLE.c.version,
-           _STATE_TABLE.c.state, _STATE_TABLE.c.due, _STATE_TABLE.c.last_reviewed_at)
-    .select_from(ITEM_JOIN.outerjoin(_STATE_TABLE, and_(
-        _STATE_TABLE.c.item_id == ITEM.c.id,
-        _STATE_TABLE.c.user_id == bindparam("user_id"))))
-    .where(ITEM.c.id == bindparam("item_id")))
 INSERT_STATE = insert(_STATE_TABLE)
 INSERT_REVIEW = insert(_REVIEW_TABLE)
 # Conditional on the version the page showed: a second click finds the version moved on.
@@ -83,28 +67,6 @@ def load_state(session: Session, user: User, item_id: int) -> ReviewState | None
     return session.scalar(LOAD_STATE, {"user_id": user.id, "item_id": item_id})
 
 
-@dataclass(frozen=True)
-class RatingTarget:
-    """What a rating reads first: the item and the user's current state row for it (if any)."""
-
-    item: StudyItem
-    state_id: int | None  # None: the item is new to this user
-    version: int  # 0 when new
-    state: dict | None
-    due: datetime | None
-    last_reviewed_at: datetime | None
-
-
-def load_rating_target(session: Session, user: User, item_id: int) -> RatingTarget:
-    """The item (NotFound if missing or retired) and the user's state for it, in one query."""
-    row = session.connection().execute(
-        RATING_TARGET, {"user_id": user.id, "item_id": item_id}).first()
-    if row is None or row.retired:
-        raise NotFound("That item is not in the study queue any more.")
-    return RatingTarget(compute_study_item(row), row.state_id, row.version or 0, row.state,
-                        row.due, row.last_reviewed_at)
-
-
 def record_review(
     session: Session, user: User, item_id: int, rating: int, now: datetime, *,
     seen_version: int, duration_ms: int | None = None, answer: str | None = None,
@@ -116,44 +78,45 @@ def record_review(
     the unique (user, item) key for a first review), so a double submit is refused, never
     applied twice, on SQLite and PostgreSQL alike.
     """
-    srs.validate_rating(rating)
-    target = load_rating_target(session, user, item_id)
-    return apply_rating(session, user, target, rating, now, seen_version=seen_version,
+    item, state = load_item_and_state(session, user.id, item_id)
+    return apply_rating(session, user, item, state, rating, now, seen_version=seen_version,
                         duration_ms=duration_ms, answer=answer, correct=correct,
                         puzzle_seed=puzzle_seed)
 
 
 def apply_rating(
-    session: Session, user: User, target: RatingTarget, rating: int, now: datetime, *,
-    seen_version: int, duration_ms: int | None = None, answer: str | None = None,
-    correct: bool | None = None, puzzle_seed: int | None = None,
+    session: Session, user: User, item: StudyItem, state: ItemState | None, rating: int,
+    now: datetime, *, seen_version: int, duration_ms: int | None = None,
+    answer: str | None = None, correct: bool | None = None, puzzle_seed: int | None = None,
 ) -> Rated:
-    """record_review once its target is read: schedule with FSRS, then the write transaction."""
+    """record_review once the item and the user's state for it are read (load_item_and_state):
+    schedule with FSRS, then the write transaction."""
     srs.validate_rating(rating)
     if duration_ms is not None:
         duration_ms = max(0, min(int(duration_ms), DURATION_MAX_MS))
     if answer is not None:
         answer = answer[:ANSWER_MAX]
-    is_new = target.state_id is None
-    if target.version != seen_version:
+    is_new = state is None
+    if (0 if is_new else state.version) != seen_version:
         raise Conflict(STALE_MESSAGE)
-    before = srs.new_state(now) if is_new else target.state
+    before = srs.new_state(now) if is_new else state.state
     result = srs.review(before, rating, now, desired_retention=user.desired_retention,
                         duration_ms=duration_ms)
-    item_id = target.item.id
     review_row = {
-        "user_id": user.id, "item_id": item_id, "reviewed_at": now, "rating": rating,
+        "user_id": user.id, "item_id": item.id, "reviewed_at": now, "rating": rating,
         "duration_ms": duration_ms, "answer": answer, "correct": correct,
-        "puzzle_seed": puzzle_seed, "was_new": is_new, "state_before": target.state,
-        "due_before": target.due, "last_reviewed_before": target.last_reviewed_at,
+        "puzzle_seed": puzzle_seed, "was_new": is_new,
+        "state_before": None if is_new else state.state,
+        "due_before": None if is_new else state.due,
+        "last_reviewed_before": None if is_new else state.last_reviewed_at,
         "state_after": result.state, "due_after": result.due, "version_after": seen_version + 1,
         "fsrs_log": result.log,
     }
     # Everything is computed; the write transaction is two statements and a commit, so the
     # database's write lock is held as briefly as possible.
     with serialize_writes(session):
-        review_id = apply_review(session, target.state_id, result, review_row)
-    return Rated(review_id, target.item.title, result.due)
+        review_id = apply_review(session, None if is_new else state.id, result, review_row)
+    return Rated(review_id, item.title, result.due)
 
 
 def apply_review(session: Session, state_id: int | None, result: srs.ReviewResult,

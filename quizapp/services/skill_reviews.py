@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from quizapp import puzzles, srs
 from quizapp.models import User
 from quizapp.services.errors import NotFound, ServiceError
-from quizapp.services.reviews import Rated, apply_rating, load_rating_target
+from quizapp.services.reviews import Rated, apply_rating
 from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
 
 SEED_LIMIT = 2**63
@@ -85,10 +85,9 @@ def record_skill_review(
     now: datetime, *, seen_version: int, duration_ms: int | None, hints_used: int = 0,
 ) -> Rated:
     """Rate a skill: the answer is judged again from the seed, so the log's correctness is ours."""
-    target = load_rating_target(session, user, item_id)
-    checked = check_skill_answer(validate_skill(target.item), seed, answer, seconds=None,
-                                 hints_used=hints_used)
+    skill, state = load_skill_and_state(session, user, item_id)
+    checked = check_skill_answer(skill, seed, answer, seconds=None, hints_used=hints_used)
     correct = None if checked.error else checked.correct
     return apply_rating(
-        session, user, target, rating, now, seen_version=seen_version, duration_ms=duration_ms,
+        session, user, skill, state, rating, now, seen_version=seen_version, duration_ms=duration_ms,
         answer=answer, correct=correct, puzzle_seed=seed)

@@ -9,6 +9,7 @@ that edit items or states keep using the ORM models.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Row, and_, bindparam, select
@@ -47,11 +48,13 @@ class StudyItem:
 
 @dataclass(frozen=True)
 class ItemState:
-    """A user's scheduling state for one item: the FSRS state dict and its version."""
+    """A user's scheduling state for one item: the FSRS state dict, its version and timing."""
 
     id: int
     version: int
     state: dict[str, Any]
+    due: datetime
+    last_reviewed_at: datetime | None
 
 
 # The item with its card or skill columns (outer joins on primary keys: one row, no sort).
@@ -60,8 +63,10 @@ ITEM_COLUMNS = (ITEM.c.id, ITEM.c.kind, ITEM.c.key, ITEM.c.title, ITEM.c.level, 
 ITEM_JOIN = (ITEM.outerjoin(CARD, CARD.c.item_id == ITEM.c.id)
              .outerjoin(SKILL, SKILL.c.item_id == ITEM.c.id))
 STATE_COLUMNS = (STATE.c.id.label("state_id"), STATE.c.version.label("state_version"),
-                 STATE.c.state.label("state_state"))
-# One item and this user's state for it (no row: new to the user), in one round trip.
+                 STATE.c.state.label("state_state"), STATE.c.due.label("state_due"),
+                 STATE.c.last_reviewed_at.label("state_last_reviewed_at"))
+# One item and this user's state for it (no row: new to the user), in one round trip: what the
+# answer page shows and what a rating reads before it writes.
 LOAD_ITEM_AND_STATE = (
     select(*ITEM_COLUMNS, *STATE_COLUMNS)
     .select_from(ITEM_JOIN.outerjoin(STATE, and_(STATE.c.item_id == ITEM.c.id,
@@ -79,7 +84,8 @@ def compute_item_state(row: Row) -> ItemState | None:
     """The ItemState held in the STATE_COLUMNS part of ``row`` (None: no state row)."""
     if row.state_id is None:
         return None
-    return ItemState(row.state_id, row.state_version, row.state_state)
+    return ItemState(row.state_id, row.state_version, row.state_state, row.state_due,
+                     row.state_last_reviewed_at)
 
 
 def load_item_and_state(session: Session, user_id: int,

@@ -21,7 +21,6 @@ from pygments.token import Error, Keyword, Name, Number, Operator, Punctuation, 
 # (Name.Builtin.Pseudo) and dunder names (Name.Variable.Magic, Name.Function.Magic).
 _SPECIAL_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | frozenset(
     dir(builtins)) | {"self", "cls"}
-_CONSTANTS = ("None", "True", "False")
 
 
 class PuzzleCodeLexer(RegexLexer):
@@ -52,12 +51,12 @@ def is_plain_name(value: str) -> bool:
 
 def lex_plain_subset(code: str) -> list[tuple[_TokenType, str]] | None:
     """The small lexer's tokens, or None when ``code`` leaves the subset it types exactly."""
+    if "==" in code or ":=" in code:  # one operator each in Python, two tokens here
+        return None
     tokens = list(_FAST.get_tokens(code))
     for token_type, value in tokens:
         if token_type is Error or (token_type is Name and not is_plain_name(value)):
             return None
-    if "==" in code or ":=" in code:  # one operator each in Python, two tokens here
-        return None
     return tokens
 
 

@@ -14,7 +14,7 @@ from sqlalchemy.dialects import sqlite
 from webtest_support import csrf_token, rate_current, register, study_token
 
 from quizapp.extensions import db
-from quizapp.services import reviews, study_queue
+from quizapp.services import reviews, study_items, study_queue
 from quizapp.services.bank_import import import_cards
 
 
@@ -129,12 +129,11 @@ def query_plan(connection: sqlite3.Connection, statement) -> list[str]:
     return [row[3] for row in rows]
 
 
-@pytest.mark.parametrize("name", ["COUNTS", "FIRST_DUE", "RATING_TARGET", "LOAD_STATE"])
+@pytest.mark.parametrize("name", ["COUNTS", "FIRST_DUE", "LOAD_ITEM_AND_STATE", "LOAD_STATE"])
 def test_per_user_lookups_use_indexes_and_never_sort_the_users_history(plan_db, name):
     """These run on every study request; their cost must not grow with the review history."""
-    statement = getattr(study_queue, name, None)
-    if statement is None:
-        statement = getattr(reviews, name)
+    modules = (study_queue, study_items, reviews)
+    statement = next(getattr(m, name) for m in modules if hasattr(m, name))
     plan = query_plan(plan_db, statement)
     assert plan
     for step in plan:
