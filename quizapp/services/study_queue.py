@@ -35,10 +35,13 @@ class TodayCounts:
 
 @dataclass(frozen=True)
 class LastReview:
-    """The rating undo would take back: its id and the item's title."""
+    """The rating undo would take back: its id, the item's title, the rating and the interval
+    it set (due_after - reviewed_at), which the study page confirms without a session flash."""
 
     id: int
     title: str
+    rating: int
+    interval: timedelta
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,14 @@ def _count_reviews_today(was_new: bool):
                    Review.was_new.is_(was_new)).scalar_subquery())
 
 
+def _latest_review_column(column, name: str):
+    """One column of the user's latest review (the (user_id, id) index finds it directly)."""
+    source = _REVIEW.join(_ITEM, _REVIEW.c.item_id == _ITEM.c.id) if column.table is _ITEM \
+        else _REVIEW
+    return (select(column).select_from(source).where(_REVIEW.c.user_id == _USER)
+            .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery().label(name))
+
+
 COUNTS = select(
     _count_reviews_today(True).label("new_done"),
     _count_reviews_today(False).label("reviews_done"),
@@ -84,12 +95,11 @@ COUNTS = select(
      .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
      .where(ReviewState.user_id == _USER, _ITEM.c.retired.is_(False)).scalar_subquery())
     .label("new"),
-    # The user's latest review, for the undo button: the (user_id, id) index gives it directly.
-    select(_REVIEW.c.id).where(_REVIEW.c.user_id == _USER)
-    .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery().label("last_review_id"),
-    select(_ITEM.c.title).select_from(_REVIEW.join(_ITEM, _REVIEW.c.item_id == _ITEM.c.id))
-    .where(_REVIEW.c.user_id == _USER)
-    .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery().label("last_review_title"),
+    # The user's latest review: what undo takes back, and the confirmation of the last rating.
+    *(_latest_review_column(column, name) for column, name in (
+        (_REVIEW.c.id, "last_review_id"), (_REVIEW.c.rating, "last_review_rating"),
+        (_REVIEW.c.reviewed_at, "last_reviewed_at"), (_REVIEW.c.due_after, "last_review_due"),
+        (_ITEM.c.title, "last_review_title"))),
 )
 # The first due state and its item, in one indexed lookup on (user_id, due).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
@@ -123,7 +133,8 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
         COUNTS, {"user_id": user.id, "now": now, "day_start": start}).one()
     last = None
     if row.last_review_id is not None:
-        last = LastReview(row.last_review_id, row.last_review_title)
+        last = LastReview(row.last_review_id, row.last_review_title, row.last_review_rating,
+                          max(row.last_review_due - row.last_reviewed_at, timedelta(0)))
     return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.new, last)
 
 

@@ -8,11 +8,13 @@ from quizapp.web import assets, auth, errors, explorer, health, questions, setti
 from quizapp.web.filters import register_filters
 from quizapp.web.fragments import init_fragments
 from quizapp.web.runtime import register_fixed_urls, register_headers
+from quizapp.web.session_cookie import register_session_cookie
 
 
 def register_web(app: Flask) -> None:
     auth.init_login_manager(app)
     errors.register_error_handlers(app)
+    register_session_cookie(app)
     register_headers(app)
     register_fixed_urls(app)
     register_filters(app)

@@ -113,20 +113,19 @@ def rate():
     duration = compute_duration_ms(shown, now)
     try:
         if shown.seed is not None:
-            rated = skill_reviews.record_skill_review(
+            skill_reviews.record_skill_review(
                 db.session, current_user, shown.item_id, shown.seed, form.answer.data or "",
                 form.rating.data, now, seen_version=shown.version, duration_ms=duration,
                 hints_used=form.hints_used.data or 0)
         else:
-            rated = reviews.record_review(
+            reviews.record_review(
                 db.session, current_user, shown.item_id, form.rating.data, now,
                 seen_version=shown.version, duration_ms=duration)
     except Conflict as exc:
         flash(exc.message, "warning")
         return redirect(url_for("study.index"), 303)
-    interval = srs.format_interval(max(rated.due - now, timedelta(0)))
-    flash(f"{RATING_LABELS[form.rating.data]}: “{rated.title}” comes back in {interval}.",
-          "success")
+    # No flash: the next study page confirms the rating from the review log (study/_status.html),
+    # so a rating does not rewrite the session cookie, and neither does the page that follows.
     return redirect(url_for("study.index"), 303)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
@@ -24,7 +25,14 @@ class ShownItem:
 
 
 def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=SALT)
+    return _serializer_for(current_app.config["SECRET_KEY"])
+
+
+@lru_cache(maxsize=8)
+def _serializer_for(secret_key: str | bytes) -> URLSafeSerializer:
+    """Built once per key: a serializer keeps no per-token state, and building one costs more
+    than signing a token with it."""
+    return URLSafeSerializer(secret_key, salt=SALT)
 
 
 def sign_shown_item(shown: ShownItem) -> str:

@@ -113,5 +113,5 @@ def test_pages_work_without_javascript(browser, live_server):
     page.click("button[type=submit]")
     page.click("summary.reveal-button")  # <details> opens without script
     page.click("button.rate-3")
-    assert "comes back in" in page.locator(".flashes").inner_text()
+    assert "comes back in" in page.locator(".last-rating").inner_text()
     context.close()

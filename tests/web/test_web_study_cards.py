@@ -71,8 +71,23 @@ def test_a_rating_is_logged_with_time_duration_and_state(app, client, bank, cloc
     expected = srs.review(srs.new_state(clock()), 3, clock(), duration_ms=7000)
     assert review.due_after == expected.due
     follow = client.get("/study")
-    assert "comes back in" in follow.text
+    # The page after the rating confirms it from the review log; the interval is the one set.
+    label = srs.format_interval(expected.due - clock())
+    confirmation = re.search(r'<span class="last-rating"[^>]*>([^<]*)</span>', follow.text)
+    assert confirmation and confirmation.group(1) == f"Good: “Question alpha-stride” comes back in {label}."
     assert shown_key(follow.text) == "gamma-offset"
+
+
+def test_rating_and_the_next_page_leave_the_session_cookie_alone(client, bank):
+    """The confirmation comes from the database, so neither response re-signs the session."""
+    register(client, "sam")
+    page = client.get("/study")
+    response = rate_current(client, 3, page.text)
+    assert response.status_code == 303
+    assert "Set-Cookie" not in response.headers
+    follow = client.get("/study")
+    assert "Set-Cookie" not in follow.headers
+    assert "comes back in" in follow.text
 
 
 def test_due_reviews_come_before_new_cards(client, bank, clock):
