@@ -12,6 +12,9 @@ reviews in the database must equal the ratings the server accepted: none lost, n
 No warm-up is excluded: the first segment starts on cold workers.
 The p99 target (50 ms at 50 users) is read on the paced phase; a closed loop without think time
 measures queueing (latency ~ users / throughput), for the bare endpoint as for the app.
+A third server, the app plus one logged-in route that does nothing, runs in the throughput phase
+(--no-floor skips it): its ratio to the bare endpoint is the ceiling for any logged-in page of this
+stack (session cookie, Flask-Login's user row, the SQLAlchemy session), before the page's own work.
 Last line: the throughput ratio. Bounded: each segment stops after its share of the duration or
 --max-loops loops per user; everything runs on 127.0.0.1.
 """
@@ -42,6 +45,17 @@ bare_app = Flask("bare")  # gunicorn serves this as "server:bare_app"
 @bare_app.get("/ping")
 def ping() -> str:
     return "ok"
+
+
+def floor_app():
+    """The app with one more route, logged in and doing nothing (gunicorn: "server:floor_app()")."""
+    from flask_login import current_user, login_required
+
+    from quizapp import create_app
+
+    app = create_app()
+    app.add_url_rule("/_floor", "bench_floor", login_required(lambda: current_user.username))
+    return app
 
 
 def load_average() -> str:
@@ -194,6 +208,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--no-floor", action="store_true",
+                        help="skip the logged-in no-op server (the framework's ceiling)")
     args = parser.parse_args()
     instance = tempfile.mkdtemp(prefix="quizapp-bench-")
     env = {"QUIZAPP_ENV": "production", "QUIZAPP_SECRET_KEY": secrets.token_hex(32),
@@ -203,32 +219,41 @@ def main() -> None:
                                         "/healthz")
     bare_proc, bare_port = start_gunicorn("server:bare_app", env, args.workers, args.threads,
                                           "/ping")
+    servers = {"app": app_proc, "bare": bare_proc}
+    ports = {"app": app_port, "bare": bare_port}
+    if not args.no_floor:
+        servers["floor"], ports["floor"] = start_gunicorn(
+            "server:floor_app()", env, args.workers, args.threads, "/healthz")
     print(f"gunicorn: {args.workers} workers x {args.threads} threads each; {args.users} users; "
           f"SQLite (WAL) at {instance}; load average before: {load_average()}")
     phase_specs = {"throughput": (args.duration, 0.0), "paced": (args.paced_duration,
                                                                  args.think_ms / 1000)}
     schedule, labels = [], []
     for phase, (duration, think) in phase_specs.items():
+        kinds = ["bare", "app"] + (["floor"] if "floor" in servers and not think else [])
         for round_index in range(args.rounds):
-            order = ("bare", "app") if round_index % 2 == 0 else ("app", "bare")
+            order = kinds if round_index % 2 == 0 else kinds[::-1]
             for kind in order:
                 schedule.append((kind, duration / args.rounds, think))
                 labels.append((phase, kind))
     try:
         segments, cpu, logins = run_schedule(
-            {"app": app_port, "bare": bare_port}, {"app": app_proc.pid, "bare": bare_proc.pid},
+            ports, {kind: proc.pid for kind, proc in servers.items()},
             args.users, schedule, args.max_loops, args.client_processes)
     finally:
-        for proc in (app_proc, bare_proc):
+        for proc in servers.values():
             proc.terminate()
             proc.wait(timeout=30)
     phases = {}
+    names = {"bare": "bare /ping", "app": "study loop", "floor": "logged-in no-op"}
     for phase, (_, think) in phase_specs.items():
-        for kind in ("bare", "app"):
+        for kind in names:
             chosen = [i for i, label in enumerate(labels) if label == (phase, kind)]
+            if not chosen:
+                continue
             stats = summarize([segments[i] for i in chosen], [cpu[i] for i in chosen])
             phases[(phase, kind)] = stats
-            label = f"{phase} {'bare /ping' if kind == 'bare' else 'study loop'}"
+            label = f"{phase} {names[kind]}"
             if think:
                 label += f" (think {args.think_ms:.0f} ms)"
             print_stats(label, stats)
@@ -251,6 +276,12 @@ def main() -> None:
     cpu_ratio = phases[("throughput", "bare")]["cpu_ms"] / phases[("throughput", "app")]["cpu_ms"]
     print(f"server CPU per request, bare / study loop: {cpu_ratio:.2f} (less sensitive to other "
           f"load on the machine than requests/s)")
+    if floor := phases.get(("throughput", "floor")):
+        bare = phases[("throughput", "bare")]
+        print(f"ceiling for a logged-in page (logged-in no-op / bare): throughput "
+              f"{floor['rps'] / bare['rps']:.2f}, server CPU per request "
+              f"{bare['cpu_ms'] / floor['cpu_ms']:.2f}; study loop / logged-in no-op: "
+              f"{phases[('throughput', 'app')]['rps'] / floor['rps']:.2f}")
     print(f"targets: paced study p99 {paced_p99:.1f} ms (< 50: "
           f"{'met' if paced_p99 < 50 else 'not met'}); throughput ratio >= 0.40: "
           f"{'met' if ratio >= 0.40 else 'not met'}; load average after: {load_average()}")

@@ -100,9 +100,11 @@ def run_user(client: Client, kind: str, n: int, deadline: float, think: float,
             time.sleep(think * rng.uniform(0.5, 1.5))
         return result
 
-    if kind == "bare":
+    if kind in ("bare", "floor"):  # one request, again and again (no think time here)
+        path = "/ping" if kind == "bare" else "/_floor"
         while time.monotonic() < deadline and len(latencies) < 3 * max_loops:
-            timed("GET", "/ping")
+            status, _ = timed("GET", path)
+            assert status == 200, f"GET {path}: {status}"
         return {"latencies": latencies, "accepted": 0, "duplicates": 0, "user": None, "loops": 0}
     loops = 0
     while time.monotonic() < deadline and loops < max_loops:
@@ -133,17 +135,18 @@ def run_process(ports: dict[str, int], users: list[int], schedule: list[tuple[st
     Every process (and the parent, which samples server CPU) meets at the barrier before each
     segment and once after the last, so segments of both servers alternate in time.
     """
-    app_clients = {n: Client(ports["app"]) for n in users}
-    bare_clients = {n: Client(ports["bare"]) for n in users}
-    logins = {n: log_in(app_clients[n], n) for n in users}
+    clients = {kind: {n: Client(port) for n in users} for kind, port in ports.items()}
+    logins = {n: log_in(clients["app"][n], n) for n in users}
+    if "floor" in clients:  # logged in there too; only the app's logins are reported
+        for n in users:
+            log_in(clients["floor"][n], n)
     segments, loops_done = [], dict.fromkeys(users, 0)
     for segment, (kind, duration, think) in enumerate(schedule):
         barrier.wait(timeout=600)
-        clients = app_clients if kind == "app" else bare_clients
         started = time.monotonic()
         deadline = started + duration
         with ThreadPoolExecutor(max_workers=len(users)) as pool:
-            futures = [pool.submit(run_user, clients[n], kind, n, deadline, think, max_loops,
+            futures = [pool.submit(run_user, clients[kind][n], kind, n, deadline, think, max_loops,
                                    segment, loops_done[n]) for n in users]
             outcomes = [future.result() for future in futures]
         for n, outcome in zip(users, outcomes, strict=True):

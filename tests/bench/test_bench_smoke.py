@@ -1,0 +1,44 @@
+"""The server benchmarks run end to end on a tiny load, and the one that writes loses nothing.
+
+Figures are not checked here (speed is measured by running bench/, on a quiet machine); what is
+checked is that the scripts still work against the current app and that the study loop under a
+real WSGI server, double clicks included, stores exactly the ratings the server accepted.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bench(script: str, *args: str) -> str:
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args], cwd=ROOT,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_server_bench_counts_every_review_once_and_prints_every_figure():
+    out = run_bench("server.py", "--users", "3", "--duration", "1.5", "--paced-duration", "1",
+                    "--rounds", "2", "--think-ms", "100", "--client-processes", "1",
+                    "--workers", "1", "--threads", "2")
+    for label in ("throughput bare /ping", "throughput study loop", "throughput logged-in no-op",
+                  "paced study loop (think 100 ms)"):
+        assert re.search(rf"^{re.escape(label)}\s+\d+\.\d req/s", out, re.M), label
+    accepted, stored, doubled, lost = map(int, re.search(
+        r"reviews: (\d+) accepted, (\d+) in the database, \d+ double clicks sent, (\d+) doubled, "
+        r"(\d+) lost or extra", out).groups())
+    assert accepted > 0 and stored == accepted and doubled == 0 and lost == 0
+    assert re.search(r"^throughput ratio study loop / bare endpoint: \d+\.\d\d$", out, re.M)
+
+
+def test_request_costs_bench_measures_every_study_request_kind():
+    out = run_bench("request_costs.py", "--users", "3", "--loops", "40", "--warmup", "5")
+    for kind in ("GET /study (card)", "POST /study/rate", "GET /ping (bare Flask)",
+                 "GET /_cost/logged-in"):
+        assert re.search(rf"^{re.escape(kind)}\s+\d+\s+\d+\s+\d+\s+\d+\.\dx$", out, re.M), kind
+    assert re.search(r"study-loop request .* = \d+\.\dx bare ping", out)
