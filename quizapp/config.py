@@ -7,6 +7,9 @@ import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
 ENVIRONMENTS = ("development", "testing", "production")
 SECRET_KEY_FILENAME = "secret_key"
 TESTING_SECRET_KEY = "testing-only-secret-key"
@@ -36,6 +39,19 @@ def canonicalize_int(value: str, name: str, low: int, high: int) -> int:
     if not low <= number <= high:
         raise ConfigError(f"{name} must be between {low} and {high}, not {number}")
     return number
+
+
+def compute_engine_options(database_url: str) -> dict[str, int]:
+    """Pool sizing for a server's threads; none for in-memory SQLite, whose single shared
+    connection (SQLAlchemy's StaticPool) refuses pool arguments."""
+    try:
+        url = make_url(database_url)
+    except ArgumentError:
+        raise ConfigError(f"QUIZAPP_DATABASE_URL is not a database URL: {database_url!r}") from None
+    in_memory = url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
+    if url.get_backend_name() == "sqlite" and in_memory:
+        return {}
+    return {"pool_size": 10, "max_overflow": 40}
 
 
 def compute_environment(environ: Mapping[str, str], overrides: Mapping[str, object]) -> str:
@@ -92,13 +108,14 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
     """Flask config for ``env_name``; every value can be overridden by a QUIZAPP_* variable."""
     https = canonicalize_bool(environ.get("QUIZAPP_HTTPS", "0"), "QUIZAPP_HTTPS")
     default_db = "sqlite:///" + os.path.join(instance_path, "quizapp.db")
+    database_url = environ.get("QUIZAPP_DATABASE_URL", default_db)
     content_default = str(Path(__file__).resolve().parent.parent / "content")
     testing = env_name == "testing"
     return {
         "QUIZAPP_ENV": env_name,
         "TESTING": testing,
-        "SQLALCHEMY_DATABASE_URI": environ.get("QUIZAPP_DATABASE_URL", default_db),
-        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_size": 10, "max_overflow": 40},
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "SQLALCHEMY_ENGINE_OPTIONS": compute_engine_options(database_url),
         "SQLITE_BUSY_TIMEOUT_MS": canonicalize_int(
             environ.get("QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", "10000"),
             "QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", 0, 600_000),

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from flask_migrate import upgrade
 from sqlalchemy import text
 
 from quizapp import create_app
-from quizapp.config import ConfigError
+from quizapp.config import ConfigError, compute_engine_options
 from quizapp.extensions import db
+
+MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
 
 
 @pytest.fixture
@@ -61,6 +66,26 @@ def test_database_url_and_https_come_from_the_environment(clean_env, tmp_path):
     assert app.config["SESSION_COOKIE_SECURE"] and app.config["REMEMBER_COOKIE_SECURE"]
     clean_env.setenv("QUIZAPP_HTTPS", "maybe")
     with pytest.raises(ConfigError, match="QUIZAPP_HTTPS"):
+        create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+
+
+def test_in_memory_sqlite_urls_start_migrate_and_answer_health_checks(clean_env, tmp_path):
+    """Pool sizing is for file and server databases; in-memory SQLite (one shared connection)
+    used to fail in create_engine on those arguments."""
+    for url in ("sqlite://", "sqlite:///:memory:"):
+        clean_env.setenv("QUIZAPP_DATABASE_URL", url)
+        app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+        assert app.config["SQLALCHEMY_ENGINE_OPTIONS"] == {}
+        with app.app_context():
+            upgrade(directory=MIGRATIONS)
+        assert app.test_client().get("/healthz").status_code == 200
+
+
+def test_file_and_server_databases_get_a_sized_pool_and_bad_urls_a_clear_error(clean_env, tmp_path):
+    for url in (f"sqlite:///{tmp_path}/pool.db", "postgresql+psycopg://u:p@db.example/quizapp"):
+        assert compute_engine_options(url) == {"pool_size": 10, "max_overflow": 40}
+    clean_env.setenv("QUIZAPP_DATABASE_URL", "not a url at all")
+    with pytest.raises(ConfigError, match="QUIZAPP_DATABASE_URL is not a database URL"):
         create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
 
 
