@@ -22,7 +22,7 @@ class ReviewState(db.Model):
     __tablename__ = "review_state"
     __table_args__ = (
         UniqueConstraint("user_id", "item_id"),
-        Index("ix_review_state_user_id_due", "user_id", "due"),
+        Index("ix_review_state_user_id_due_id", "user_id", "due", "id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

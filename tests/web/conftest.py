@@ -1,13 +1,16 @@
-"""Fixtures for the web tests: an app on a copy of a migrated temp SQLite DB, a fake clock."""
+"""Fixtures for the web tests: an app on a fresh migrated database (SQLite, and PostgreSQL where
+its server is installed; see postgres_support.py), a fake clock, recorded puzzle seeds."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
+from postgres_support import TEMPLATE, PostgresServer, find_server_binaries, missing_server_message
 from webtest_support import FakeClock, SeedSequence, make_card
 
 from quizapp import create_app
@@ -16,6 +19,7 @@ from quizapp.services.bank_import import import_cards, import_concepts
 
 MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
 START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+BACKENDS = ["sqlite", "postgresql"]
 
 
 def build_app(instance: Path, **config):
@@ -43,10 +47,71 @@ def seeds() -> SeedSequence:
     return SeedSequence()
 
 
+@pytest.fixture(scope="session")
+def postgres_server(tmp_path_factory):
+    """This process's PostgreSQL cluster, with the migrated template every test copies."""
+    binaries = find_server_binaries()
+    if binaries is None:
+        if os.environ.get("QUIZAPP_REQUIRE_POSTGRES") == "1":
+            pytest.fail(missing_server_message())
+        pytest.skip(missing_server_message())
+    server = PostgresServer.start(binaries)
+    try:
+        server.execute(f"CREATE DATABASE {TEMPLATE}")
+        app = build_app(tmp_path_factory.mktemp("pg-template"),
+                        SQLALCHEMY_DATABASE_URI=server.url(TEMPLATE))
+        with app.app_context():
+            upgrade(directory=MIGRATIONS)
+            db.engine.dispose()
+        yield server
+    finally:
+        server.stop()
+
+
+def pytest_generate_tests(metafunc):
+    """Every test that builds the app runs on both backends, but for those marked sqlite_only
+    or postgresql_only."""
+    backends = [backend for backend in BACKENDS
+                if not metafunc.definition.get_closest_marker(f"{other(backend)}_only")]
+    for name in ("database_url", "empty_database_url"):
+        if name in metafunc.fixturenames:
+            metafunc.parametrize(name, backends, indirect=True)
+
+
+def other(backend: str) -> str:
+    return "postgresql" if backend == "sqlite" else "sqlite"
+
+
 @pytest.fixture
-def app(tmp_path, migrated_db, clock, seeds):
-    shutil.copy(migrated_db, tmp_path / "quizapp.db")
-    application = build_app(tmp_path, CLOCK=clock, PUZZLE_SEED_SOURCE=seeds)
+def database_url(request, tmp_path, migrated_db):
+    """None for a copy of the migrated SQLite file in the instance folder (the default URL),
+    else the URL of a fresh copy of the migrated PostgreSQL template."""
+    if request.param == "sqlite":
+        shutil.copy(migrated_db, tmp_path / "quizapp.db")
+        yield None
+        return
+    server = request.getfixturevalue("postgres_server")
+    name = server.new_database()
+    yield server.url(name)
+    server.drop_database(name)
+
+
+@pytest.fixture
+def empty_database_url(request):
+    """None for a new SQLite file in the instance folder, else a new empty PostgreSQL database."""
+    if request.param == "sqlite":
+        yield None
+        return
+    server = request.getfixturevalue("postgres_server")
+    name = server.new_database(template=None)
+    yield server.url(name)
+    server.drop_database(name)
+
+
+@pytest.fixture
+def app(tmp_path, database_url, clock, seeds):
+    config = {"SQLALCHEMY_DATABASE_URI": database_url} if database_url else {}
+    application = build_app(tmp_path, CLOCK=clock, PUZZLE_SEED_SOURCE=seeds, **config)
     yield application
     with application.app_context():
         db.session.remove()

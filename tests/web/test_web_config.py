@@ -96,6 +96,7 @@ def test_default_database_lives_in_the_instance_folder(clean_env, tmp_path):
     assert not app.config["SESSION_COOKIE_SECURE"]
 
 
+@pytest.mark.sqlite_only
 def test_sqlite_connections_use_wal_foreign_keys_and_a_busy_timeout(app):
     with app.app_context():
         with db.engine.connect() as conn:

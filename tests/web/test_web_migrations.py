@@ -21,8 +21,10 @@ APP_TABLES = {"user", "login_attempt", "item", "card", "skill", "item_concept", 
 
 
 @pytest.fixture
-def empty_app(tmp_path):
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+def empty_app(tmp_path, empty_database_url):
+    """An app on an empty database: a new SQLite file, or a new PostgreSQL database."""
+    config = {"SQLALCHEMY_DATABASE_URI": empty_database_url} if empty_database_url else {}
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), **config})
     with app.app_context():
         yield app
         db.session.remove()
@@ -70,8 +72,9 @@ def compute_value(column: sa.Column, counter: int):
         return 1
     if isinstance(kind, sa.Float | sa.Numeric):
         return 0.5
-    if isinstance(kind, sa.DateTime):
-        return datetime(2025, 1, 1, 12, counter % 60)
+    if isinstance(kind, sa.DateTime):  # aware where the column keeps a zone (PostgreSQL)
+        moment = datetime(2025, 1, 1, 12, counter % 60)
+        return moment.replace(tzinfo=UTC) if kind.timezone else moment
     if isinstance(kind, sa.JSON):
         return {"row": counter}
     length = getattr(kind, "length", None) or 40
