@@ -35,13 +35,13 @@ class TodayCounts:
 
 @dataclass(frozen=True)
 class LastReview:
-    """The rating undo would take back: its id, the item's title, the rating and the interval
-    it set (due_after - reviewed_at), which the study page confirms without a session flash."""
+    """The rating undo would take back: its id, the item's title, the rating and when it made
+    the item due again (the study page confirms a rating from this, not from a session flash)."""
 
     id: int
     title: str
     rating: int
-    interval: timedelta
+    due: datetime
 
 
 @dataclass(frozen=True)
@@ -98,10 +98,9 @@ COUNTS = select(
     # The user's latest review: what undo takes back, and the confirmation of the last rating.
     *(_latest_review_column(column, name) for column, name in (
         (_REVIEW.c.id, "last_review_id"), (_REVIEW.c.rating, "last_review_rating"),
-        (_REVIEW.c.reviewed_at, "last_reviewed_at"), (_REVIEW.c.due_after, "last_review_due"),
-        (_ITEM.c.title, "last_review_title"))),
+        (_REVIEW.c.due_after, "last_review_due"), (_ITEM.c.title, "last_review_title"))),
 )
-# The first due state and its item, in one indexed lookup on (user_id, due).
+# The first due state and its item, in one indexed lookup on (user_id, due, id).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
              .select_from(ITEM_JOIN.join(STATE, STATE.c.item_id == ITEM.c.id))
              .where(STATE.c.user_id == _USER, STATE.c.due <= _UNTIL, ITEM.c.retired.is_(False))
@@ -134,7 +133,7 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     last = None
     if row.last_review_id is not None:
         last = LastReview(row.last_review_id, row.last_review_title, row.last_review_rating,
-                          max(row.last_review_due - row.last_reviewed_at, timedelta(0)))
+                          row.last_review_due)
     return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.new, last)
 
 

@@ -45,4 +45,3 @@ def register_filters(app: Flask) -> None:
     app.add_template_filter(render_python, "python")
     app.add_template_filter(format_answer, "answer_text")
     app.add_template_filter(format_relative_time, "relative_time")
-    app.add_template_filter(srs.format_interval, "interval_label")

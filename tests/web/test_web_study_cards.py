@@ -71,11 +71,28 @@ def test_a_rating_is_logged_with_time_duration_and_state(app, client, bank, cloc
     expected = srs.review(srs.new_state(clock()), 3, clock(), duration_ms=7000)
     assert review.due_after == expected.due
     follow = client.get("/study")
-    # The page after the rating confirms it from the review log; the interval is the one set.
+    # The page after the rating confirms it from the review log: the interval just set.
     label = srs.format_interval(expected.due - clock())
-    confirmation = re.search(r'<span class="last-rating"[^>]*>([^<]*)</span>', follow.text)
-    assert confirmation and confirmation.group(1) == f"Good: “Question alpha-stride” comes back in {label}."
+    assert last_rating(follow.text) == f"Good: “Question alpha-stride” comes back in {label}."
     assert shown_key(follow.text) == "gamma-offset"
+
+
+def last_rating(html: str) -> str | None:
+    found = re.search(r'<span class="last-rating"[^>]*>([^<]*)</span>', html)
+    return found.group(1) if found else None
+
+
+def test_the_last_rating_line_counts_down_to_the_due_time(client, bank, clock):
+    register(client, "sam")
+    assert last_rating(client.get("/study").text) is None  # nothing rated yet
+    rate_current(client, 3)  # Good on a new card: its next learning step is 10 minutes away
+    assert last_rating(client.get("/study").text).endswith("” comes back in 10m.")
+    clock.advance(minutes=4)
+    assert last_rating(client.get("/study").text).endswith("” comes back in 6m.")
+    clock.advance(minutes=6)
+    page = client.get("/study").text
+    assert last_rating(page) == "Good: “Question alpha-stride” is due again now."
+    assert shown_key(page) == "alpha-stride"  # and it is the card shown
 
 
 def test_rating_and_the_next_page_leave_the_session_cookie_alone(client, bank):
