@@ -1,10 +1,11 @@
-"""Template filters: Markdown and code rendering, puzzle answers as text, relative times."""
+"""Template filters: Markdown and code rendering, puzzle answers as text, relative and local times."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta, timezone
 
 from flask import Flask
+from flask_login import current_user
 
 from quizapp import srs
 from quizapp.web.markdown import render_markdown, render_python
@@ -40,7 +41,29 @@ def format_relative_time(moment: datetime) -> str:
     return f"in {srs.format_interval(delta)}"
 
 
+def compute_user_zone() -> timezone:
+    """The signed-in user's UTC offset from settings (the one their day starts by); else UTC."""
+    minutes = getattr(current_user, "utc_offset_minutes", 0) or 0
+    return timezone(timedelta(minutes=minutes)) if minutes else UTC
+
+
+def format_zone_name(zone: timezone) -> str:
+    """"UTC", or "UTC+01:00" / "UTC-05:30" as the user set it."""
+    offset = zone.utcoffset(None)
+    if not offset:
+        return "UTC"
+    sign, minutes = ("+" if offset > timedelta(0) else "-"), abs(offset) // timedelta(minutes=1)
+    return f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def format_local_time(moment: datetime) -> str:
+    """An aware time as the user's wall clock reads it, e.g. "2025-03-03 10:00"."""
+    return moment.astimezone(compute_user_zone()).strftime("%Y-%m-%d %H:%M")
+
+
 def register_filters(app: Flask) -> None:
+    app.add_template_filter(format_local_time, "local_time")
+    app.add_template_global(lambda: format_zone_name(compute_user_zone()), "user_zone_name")
     app.add_template_filter(render_markdown, "markdown")
     app.add_template_filter(render_python, "python")
     app.add_template_filter(format_answer, "answer_text")

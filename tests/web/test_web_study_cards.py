@@ -279,6 +279,22 @@ def test_history_lists_the_users_reviews_only(app, client, bank):
     assert "No reviews yet" in other.get("/study/history").text
 
 
+def test_history_shows_times_on_the_users_own_clock(app, client, bank, clock):
+    """START is 09:00 UTC; a user at UTC-05:30 sees 03:30, and the column says which zone."""
+    register(client, "sam")
+    rate_current(client, 3)  # Good on a new card: due again 10 minutes later
+    row = re.compile(r"<td class=\"nowrap\">(\d{4}-\d\d-\d\d \d\d:\d\d)</td>")
+    page = client.get("/study/history").text
+    assert "When (UTC)" in page and row.findall(page) == ["2025-03-03 09:00", "2025-03-03 09:10"]
+    set_offset = client.post("/settings", data={
+        "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": "0.9",
+        "new_per_day": "20", "reviews_per_day": "200", "utc_offset_minutes": "-330"})
+    assert set_offset.status_code == 303
+    page = client.get("/study/history").text
+    assert "When (UTC-05:30)" in page
+    assert row.findall(page) == ["2025-03-03 03:30", "2025-03-03 03:40"]
+
+
 def test_settings_change_retention_and_limits(app, client, bank, clock):
     register(client, "sam")
     page = client.get("/settings").text
