@@ -95,16 +95,25 @@ def prepare_database(env: dict[str, str], users: int) -> None:
 
 
 def count_reviews(env: dict[str, str]) -> dict[str, int]:
-    import sqlite3
+    """Reviews stored per user, and how many (user, item, version) were stored twice."""
+    from sqlalchemy import create_engine, func, select
 
-    path = Path(env["QUIZAPP_INSTANCE_PATH"]) / "quizapp.db"
-    with sqlite3.connect(path) as conn:
-        rows = conn.execute(
-            "SELECT u.username, COUNT(r.id) FROM user u LEFT JOIN review r ON r.user_id = u.id "
-            "GROUP BY u.username").fetchall()
-        doubled = conn.execute(
-            "SELECT COUNT(*) FROM (SELECT user_id, item_id, version_after FROM review "
-            "GROUP BY user_id, item_id, version_after HAVING COUNT(*) > 1)").fetchone()[0]
+    from quizapp.models import Review, User
+
+    url = env.get("QUIZAPP_DATABASE_URL") or (
+        f"sqlite:///{Path(env['QUIZAPP_INSTANCE_PATH']) / 'quizapp.db'}")
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(select(User.username, func.count(Review.id))
+                                .outerjoin(Review, Review.user_id == User.id)
+                                .group_by(User.username)).all()
+            twice = (select(Review.user_id).group_by(Review.user_id, Review.item_id,
+                                                     Review.version_after)
+                     .having(func.count() > 1).subquery())
+            doubled = conn.execute(select(func.count()).select_from(twice)).scalar_one()
+    finally:
+        engine.dispose()
     counts = dict(rows)
     counts["<doubled>"] = doubled
     return counts
@@ -208,12 +217,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--client-processes", type=int, default=2)
+    parser.add_argument("--database-url", help="an empty database to use instead of a new SQLite "
+                        "file, e.g. postgresql+psycopg://user@host/db (migrated by the run)")
     parser.add_argument("--no-floor", action="store_true",
                         help="skip the logged-in no-op server (the framework's ceiling)")
     args = parser.parse_args()
     instance = tempfile.mkdtemp(prefix="quizapp-bench-")
     env = {"QUIZAPP_ENV": "production", "QUIZAPP_SECRET_KEY": secrets.token_hex(32),
            "QUIZAPP_INSTANCE_PATH": instance, "QUIZAPP_CONTENT_PATH": str(ROOT / "content")}
+    if args.database_url:
+        env["QUIZAPP_DATABASE_URL"] = args.database_url
     prepare_database(env, args.users)
     app_proc, app_port = start_gunicorn("quizapp:create_app()", env, args.workers, args.threads,
                                         "/healthz")
@@ -224,8 +237,10 @@ def main() -> None:
     if not args.no_floor:
         servers["floor"], ports["floor"] = start_gunicorn(
             "server:floor_app()", env, args.workers, args.threads, "/healthz")
+    database = (args.database_url.split("://")[0] + " (--database-url)" if args.database_url
+                else f"SQLite (WAL) at {instance}")
     print(f"gunicorn: {args.workers} workers x {args.threads} threads each; {args.users} users; "
-          f"SQLite (WAL) at {instance}; load average before: {load_average()}")
+          f"{database}; load average before: {load_average()}")
     phase_specs = {"throughput": (args.duration, 0.0), "paced": (args.paced_duration,
                                                                  args.think_ms / 1000)}
     schedule, labels = [], []

@@ -22,10 +22,11 @@ def run_bench(script: str, *args: str) -> str:
     return result.stdout
 
 
-def test_server_bench_counts_every_review_once_and_prints_every_figure():
-    out = run_bench("server.py", "--users", "3", "--duration", "1.5", "--paced-duration", "1",
-                    "--rounds", "2", "--think-ms", "100", "--client-processes", "1",
-                    "--workers", "1", "--threads", "2")
+SMALL_RUN = ("--users", "3", "--duration", "1.5", "--paced-duration", "1", "--rounds", "2",
+             "--think-ms", "100", "--client-processes", "1", "--workers", "1", "--threads", "2")
+
+
+def check_server_bench_output(out: str) -> None:
     for label in ("throughput bare /ping", "throughput study loop", "throughput logged-in no-op",
                   "paced study loop (think 100 ms)"):
         assert re.search(rf"^{re.escape(label)}\s+\d+\.\d req/s", out, re.M), label
@@ -34,6 +35,23 @@ def test_server_bench_counts_every_review_once_and_prints_every_figure():
         r"(\d+) lost or extra", out).groups())
     assert accepted > 0 and stored == accepted and doubled == 0 and lost == 0
     assert re.search(r"^throughput ratio study loop / bare endpoint: \d+\.\d\d$", out, re.M)
+
+
+def test_server_bench_counts_every_review_once_and_prints_every_figure():
+    out = run_bench("server.py", *SMALL_RUN)
+    assert "SQLite (WAL)" in out
+    check_server_bench_output(out)
+
+
+def test_server_bench_on_postgresql_counts_every_review_once(postgres_server):
+    """The same load, double clicks included, on PostgreSQL's concurrency rules."""
+    name = postgres_server.new_database(template=None)
+    try:
+        out = run_bench("server.py", *SMALL_RUN, "--database-url", postgres_server.url(name))
+    finally:
+        postgres_server.drop_database(name)
+    assert "postgresql+psycopg (--database-url)" in out
+    check_server_bench_output(out)
 
 
 def test_request_costs_bench_measures_every_study_request_kind():

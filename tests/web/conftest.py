@@ -3,14 +3,12 @@ its server is installed; see postgres_support.py), a fake clock, recorded puzzle
 
 from __future__ import annotations
 
-import os
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
-from postgres_support import TEMPLATE, PostgresServer, find_server_binaries, missing_server_message
 from webtest_support import FakeClock, SeedSequence, make_card
 
 from quizapp import create_app
@@ -45,27 +43,6 @@ def clock() -> FakeClock:
 @pytest.fixture
 def seeds() -> SeedSequence:
     return SeedSequence()
-
-
-@pytest.fixture(scope="session")
-def postgres_server(tmp_path_factory):
-    """This process's PostgreSQL cluster, with the migrated template every test copies."""
-    binaries = find_server_binaries()
-    if binaries is None:
-        if os.environ.get("QUIZAPP_REQUIRE_POSTGRES") == "1":
-            pytest.fail(missing_server_message())
-        pytest.skip(missing_server_message())
-    server = PostgresServer.start(binaries)
-    try:
-        server.execute(f"CREATE DATABASE {TEMPLATE}")
-        app = build_app(tmp_path_factory.mktemp("pg-template"),
-                        SQLALCHEMY_DATABASE_URI=server.url(TEMPLATE))
-        with app.app_context():
-            upgrade(directory=MIGRATIONS)
-            db.engine.dispose()
-        yield server
-    finally:
-        server.stop()
 
 
 def pytest_generate_tests(metafunc):

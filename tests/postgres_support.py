@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server for the web tests: its own cluster, port and databases.
+"""A throwaway PostgreSQL server for the tests: its own cluster, port and databases.
 
 The web tests run once on SQLite and once on PostgreSQL (QUIZAPP_DATABASE_URL's other
 backend). Each pytest process starts its own cluster in a temporary folder with Debian's
