@@ -21,6 +21,8 @@ class Item(db.Model):
     __table_args__ = (
         UniqueConstraint("kind", "key"),
         Index("ix_item_kind_retired_new_order", "kind", "retired", "new_order"),
+        # The study queue's next new item: active items in (new_order, id) order, unsorted.
+        Index("ix_item_retired_new_order_id", "retired", "new_order", "id"),
     )
     # Every Item query joins card and skill at once: one round trip instead of one per kind.
     __mapper_args__ = {"polymorphic_on": "kind", "polymorphic_identity": "item",
