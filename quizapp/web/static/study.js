@@ -67,6 +67,15 @@
     if (field) field.value = String(document.querySelectorAll("[data-hint][data-seen]").length);
   }, true);
 
+  // Settings: fill the UTC offset from the browser's own clock (getTimezoneOffset counts the
+  // minutes UTC is ahead of local time, so UTC+1 gives -60; the field wants +60).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-browser-offset]");
+    if (!button) return;
+    var field = document.querySelector(button.dataset.browserOffset);
+    if (field) field.value = String(-new Date().getTimezoneOffset());
+  });
+
   // A double click must not send a second rating: the server would refuse it anyway.
   document.addEventListener("submit", function (event) {
     var form = event.target;
