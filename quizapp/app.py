@@ -10,7 +10,12 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from quizapp import models
-from quizapp.config import compute_config, compute_environment, compute_secret_key
+from quizapp.config import (
+    compute_config,
+    compute_engine_options,
+    compute_environment,
+    compute_secret_key,
+)
 from quizapp.extensions import configure_sqlite, csrf, db, login_manager, migrate
 from quizapp.web import register_web
 
@@ -49,6 +54,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["CLOCK"] = utc_now
     app.config["PUZZLE_SEED_SOURCE"] = random_puzzle_seed
     app.config.update(overrides)
+    if "SQLALCHEMY_DATABASE_URI" in overrides and "SQLALCHEMY_ENGINE_OPTIONS" not in overrides:
+        # The pool options were worked out for the environment's URL, not the override's.
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = compute_engine_options(
+            app.config["SQLALCHEMY_DATABASE_URI"])
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = compute_secret_key(os.environ, env_name, app.instance_path)
 

@@ -15,7 +15,6 @@ import itertools
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -25,9 +24,20 @@ import psycopg
 
 USER = "quizapp"
 TEMPLATE = "quizapp_template"
-# A test server: nothing here needs to survive a crash, so skip every flush to disk.
-SERVER_SETTINGS = ("-c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
+PORT = 5432  # names the socket file only: the server listens on no TCP port at all
+FOLDER_PREFIX = "quizapp-pg-"
+OWNER_FILE = "owner.pid"
+# A test server: nothing here needs to survive a crash, so skip every flush to disk. No TCP:
+# clients reach it through a Unix socket inside the cluster's own 0700 folder, so no other
+# local account can connect to this password-less ("trust") superuser.
+SERVER_SETTINGS = ("-c listen_addresses='' -c fsync=off -c synchronous_commit=off "
                    "-c full_page_writes=off -c max_connections=200")
+
+
+def _version_key(initdb: str) -> tuple[int, ...]:
+    """(15,) for /usr/lib/postgresql/15/bin/initdb, (9, 6) for 9.6; () if unreadable."""
+    parts = Path(initdb).parts[-3].split(".")
+    return tuple(int(p) for p in parts) if all(p.isdigit() for p in parts) else ()
 
 
 def find_server_binaries() -> Path | None:
@@ -35,8 +45,7 @@ def find_server_binaries() -> Path | None:
     if os.environ.get("QUIZAPP_PG_BIN"):
         folder = Path(os.environ["QUIZAPP_PG_BIN"])
         return folder if (folder / "initdb").exists() else None
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda path: int(Path(path).parts[-3]))
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_version_key)
     return Path(found[-1]).parent if found else None
 
 
@@ -46,10 +55,63 @@ def missing_server_message() -> str:
             "tests on PostgreSQL too")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def _server_account() -> pwd.struct_passwd | None:
+    """PostgreSQL refuses to run as root: a root test run hands the cluster to Debian's
+    ``postgres`` system account. None when not running as root."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam("postgres")
+    except KeyError:
+        raise RuntimeError("tests run as root, but there is no 'postgres' account to run the "
+                           "PostgreSQL test server as (PostgreSQL refuses to run as root)") from None
+
+
+def _run(binaries: Path, program: str, *args: str) -> None:
+    command = [str(binaries / program), *args]
+    if os.geteuid() == 0:
+        command = ["runuser", "-u", "postgres", "--", *command]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(f"{program} failed: {result.stdout}{result.stderr}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_abandoned_clusters(binaries: Path, parent: Path) -> None:
+    """Stop and delete clusters whose test process died without cleaning up (killed by a
+    timeout or the OOM killer: pg_ctl had detached the server, so it kept running)."""
+    for folder in parent.glob(f"{FOLDER_PREFIX}*"):
+        try:
+            owner = int((folder / OWNER_FILE).read_text())
+        except (OSError, ValueError):
+            continue  # not ours, or still being set up
+        if _pid_alive(owner):
+            continue
+        if _postmaster_alive(folder):
+            try:
+                _run(binaries, "pg_ctl", "-D", str(folder / "data"), "-m", "immediate", "-w",
+                     "stop")
+            except RuntimeError:
+                continue  # leave it for a person rather than delete a live server's data
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _postmaster_alive(folder: Path) -> bool:
+    """Whether the server whose pid postmaster.pid names (its first line) still runs."""
+    try:
+        pid = int((folder / "data" / "postmaster.pid").read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return False
+    return _pid_alive(pid)
 
 
 @dataclass
@@ -58,38 +120,35 @@ class PostgresServer:
 
     binaries: Path
     folder: Path
-    port: int
     _names: itertools.count = field(default_factory=itertools.count)
 
     @classmethod
     def start(cls, binaries: Path) -> PostgresServer:
-        folder = Path(tempfile.mkdtemp(prefix="quizapp-pg-"))
-        server = cls(binaries, folder, _free_port())
-        # PostgreSQL refuses to run as root: when tests run as root, the cluster belongs to the
-        # postgres system user that Debian's package creates.
-        if os.geteuid() == 0:
-            account = pwd.getpwnam("postgres")
-            os.chown(folder, account.pw_uid, account.pw_gid)
-        server._run("initdb", "-D", str(folder / "data"), "-A", "trust", "-U", USER,
-                    "-E", "UTF8", "--no-sync", "--locale=C")
-        server._run("pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "server.log"),
-                    "-w", "-o", f"-k {folder} -p {server.port} {SERVER_SETTINGS}", "start")
+        account = _server_account()
+        # As root, TMPDIR may sit under a folder the postgres account cannot enter.
+        parent = Path("/tmp" if account else tempfile.gettempdir())
+        remove_abandoned_clusters(binaries, parent)
+        folder = Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX, dir=parent))  # mode 0700
+        (folder / OWNER_FILE).write_text(str(os.getpid()))
+        server = cls(binaries, folder)
+        try:
+            if account:
+                os.chown(folder, account.pw_uid, account.pw_gid)
+            _run(binaries, "initdb", "-D", str(folder / "data"), "-A", "trust", "-U", USER,
+                 "-E", "UTF8", "--no-sync", "--locale=C")
+            _run(binaries, "pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "server.log"),
+                 "-w", "-o", f"-k {folder} -p {PORT} {SERVER_SETTINGS}", "start")
+        except BaseException:
+            server.stop()
+            raise
         return server
 
-    def _run(self, program: str, *args: str) -> None:
-        command = [str(self.binaries / program), *args]
-        if os.geteuid() == 0:
-            command = ["runuser", "-u", "postgres", "--", *command]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
-        if result.returncode != 0:
-            raise RuntimeError(f"{program} failed: {result.stdout}{result.stderr}")
-
     def url(self, database: str) -> str:
-        return f"postgresql+psycopg://{USER}@127.0.0.1:{self.port}/{database}"
+        return f"postgresql+psycopg://{USER}@/{database}?host={self.folder}&port={PORT}"
 
     def execute(self, sql: str) -> None:
         """One statement on the maintenance database (CREATE/DROP DATABASE need autocommit)."""
-        with psycopg.connect(host="127.0.0.1", port=self.port, user=USER, dbname="postgres",
+        with psycopg.connect(host=str(self.folder), port=PORT, user=USER, dbname="postgres",
                              autocommit=True) as conn:
             conn.execute(sql)
 
@@ -102,7 +161,9 @@ class PostgresServer:
         self.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def stop(self) -> None:
-        try:
-            self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
-        finally:
-            shutil.rmtree(self.folder, ignore_errors=True)
+        """Stop the server (if it runs) and delete its folder; a failed stop keeps the folder,
+        so a server is never left running without its data directory."""
+        if _postmaster_alive(self.folder):
+            _run(self.binaries, "pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate",
+                 "-w", "stop")
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -49,6 +49,7 @@ def test_without_script_the_offset_button_is_hidden(browser, live_server):
     page = context.new_page()
     register(page, live_server["url"], "plain")
     page.goto(f"{live_server['url']}/settings")
+    assert page.locator("[data-browser-offset]").count() == 1  # in the page, but not shown
     assert not page.locator("[data-browser-offset]").is_visible()
     assert page.input_value("#utc_offset_minutes") == "0"
     context.close()

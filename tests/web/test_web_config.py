@@ -74,11 +74,15 @@ def test_in_memory_sqlite_urls_start_migrate_and_answer_health_checks(clean_env,
     used to fail in create_engine on those arguments."""
     for url in ("sqlite://", "sqlite:///:memory:"):
         clean_env.setenv("QUIZAPP_DATABASE_URL", url)
-        app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
-        assert app.config["SQLALCHEMY_ENGINE_OPTIONS"] == {}
-        with app.app_context():
-            upgrade(directory=MIGRATIONS)
-        assert app.test_client().get("/healthz").status_code == 200
+        from_environment = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+        clean_env.delenv("QUIZAPP_DATABASE_URL")
+        from_override = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path),
+                                    "SQLALCHEMY_DATABASE_URI": url})
+        for app in (from_environment, from_override):
+            assert app.config["SQLALCHEMY_ENGINE_OPTIONS"] == {}
+            with app.app_context():
+                upgrade(directory=MIGRATIONS)
+            assert app.test_client().get("/healthz").status_code == 200
 
 
 def test_file_and_server_databases_get_a_sized_pool_and_bad_urls_a_clear_error(clean_env, tmp_path):
