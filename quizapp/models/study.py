@@ -34,7 +34,7 @@ class ReviewState(db.Model):
     reps: Mapped[int] = mapped_column(default=0)
     last_reviewed_at: Mapped[datetime | None]
 
-    item: Mapped[Item] = relationship(lazy="joined")
+    item: Mapped[Item] = relationship()
 
 
 class Review(db.Model):

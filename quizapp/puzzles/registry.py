@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from functools import lru_cache
 from typing import Any
@@ -73,8 +74,17 @@ def build_draft(spec: Family, level: str, seed: int) -> Draft:
 
 
 def build(family: object, level: object, seed: object) -> tuple[dict[str, Any], FeedbackTable]:
+    """The puzzle (a copy the caller may change) and its known mistakes."""
+    validate_request(family, level, seed)
+    puzzle, table = _assembled(family, level, seed)
+    return copy.deepcopy(puzzle), table
+
+
+@lru_cache(maxsize=1024)
+def _assembled(family: str, level: str, seed: int) -> tuple[dict[str, Any], FeedbackTable]:
+    """Built once per validated id: showing a puzzle and then checking an answer to it (which
+    needs the mistakes table) share one build instead of building it twice. Read-only."""
     spec = validate_request(family, level, seed)
-    assert isinstance(level, str) and isinstance(seed, int)
     return assemble(spec.id, level, seed, build_draft(spec, level, seed))
 
 
@@ -83,8 +93,8 @@ def generate(family: str, level: str, seed: int) -> dict[str, Any]:
     return build(family, level, seed)[0]
 
 
-@lru_cache(maxsize=256)
 def feedback_table(family: str, level: str, seed: int) -> tuple[str, FeedbackTable]:
-    """The known mistakes of a puzzle, rebuilt from its id (cached), with its answer as JSON."""
-    puzzle, table = build(family, level, seed)
+    """The known mistakes of a puzzle, from its id, with its answer as JSON."""
+    validate_request(family, level, seed)
+    puzzle, table = _assembled(family, level, seed)
     return json.dumps(puzzle["answer"]), table

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, lazyload
+from sqlalchemy.orm import Session, selectinload
 
 from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
@@ -39,11 +39,8 @@ class Rated:
 # SQLAlchemy statement costs more than running these small indexed queries). The writes go to
 # the tables themselves: the ORM's per-statement bookkeeping buys nothing for two fixed rows.
 _STATE_TABLE, _REVIEW_TABLE = ReviewState.__table__, Review.__table__
-# The item is loaded (or not needed) by every caller; joining it again would fetch it twice.
-LOAD_STATE = (select(ReviewState)
-              .where(ReviewState.user_id == bindparam("user_id"),
-                     ReviewState.item_id == bindparam("item_id"))
-              .options(lazyload(ReviewState.item)))
+LOAD_STATE = select(ReviewState).where(ReviewState.user_id == bindparam("user_id"),
+                                       ReviewState.item_id == bindparam("item_id"))
 INSERT_STATE = insert(_STATE_TABLE)
 INSERT_REVIEW = insert(_REVIEW_TABLE)
 # Conditional on the version the page showed: a second click finds the version moved on.
@@ -178,8 +175,7 @@ def undo_review(session: Session, user: User, review_id: int) -> Item:
     if review.id != newest:
         raise Conflict("Only your most recent rating can be undone.")
     item = review.item
-    state_row = session.scalar(select(ReviewState).where(
-        ReviewState.user_id == user.id, ReviewState.item_id == review.item_id))
+    state_row = load_state(session, user, review.item_id)
     if state_row is None:
         raise Conflict("That rating was already undone; nothing was undone.")
     # Conditional on the version read here, so two undos at once cannot both apply.
@@ -207,4 +203,5 @@ def undo_review(session: Session, user: User, review_id: int) -> Item:
 
 def list_history(session: Session, user: User, limit: int = 100) -> list[Review]:
     return list(session.scalars(
-        select(Review).where(Review.user_id == user.id).order_by(Review.id.desc()).limit(limit)))
+        select(Review).where(Review.user_id == user.id).order_by(Review.id.desc()).limit(limit)
+        .options(selectinload(Review.item))))  # one query for the page's items, not one per row

@@ -44,8 +44,8 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
         shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now))
         answer_form = None
     context["token"] = sign_shown_item(shown)
-    context["intervals"] = reviews.compute_interval_labels(view.state, current_user, now)
-    if item.is_card:
+    if item.is_card:  # a puzzle shows its rating buttons only with the result (study.answer)
+        context["intervals"] = reviews.compute_interval_labels(view.state, current_user, now)
         return render_template("study/card.html", card=item, **context), status
     context["puzzle"] = skill_reviews.generate_skill_puzzle(item, shown.seed)
     context["typed_answer"] = answer_form.answer.data if answer_form else None
