@@ -54,10 +54,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["CLOCK"] = utc_now
     app.config["PUZZLE_SEED_SOURCE"] = random_puzzle_seed
     app.config.update(overrides)
-    if "SQLALCHEMY_DATABASE_URI" in overrides and "SQLALCHEMY_ENGINE_OPTIONS" not in overrides:
-        # The pool options were worked out for the environment's URL, not the override's.
-        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = compute_engine_options(
-            app.config["SQLALCHEMY_DATABASE_URI"])
+    # Pool options follow the URL finally in force (QUIZAPP_DATABASE_URL or an override).
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",
+                          compute_engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = compute_secret_key(os.environ, env_name, app.instance_path)
 

@@ -108,14 +108,12 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
     """Flask config for ``env_name``; every value can be overridden by a QUIZAPP_* variable."""
     https = canonicalize_bool(environ.get("QUIZAPP_HTTPS", "0"), "QUIZAPP_HTTPS")
     default_db = "sqlite:///" + os.path.join(instance_path, "quizapp.db")
-    database_url = environ.get("QUIZAPP_DATABASE_URL", default_db)
     content_default = str(Path(__file__).resolve().parent.parent / "content")
     testing = env_name == "testing"
     return {
         "QUIZAPP_ENV": env_name,
         "TESTING": testing,
-        "SQLALCHEMY_DATABASE_URI": database_url,
-        "SQLALCHEMY_ENGINE_OPTIONS": compute_engine_options(database_url),
+        "SQLALCHEMY_DATABASE_URI": environ.get("QUIZAPP_DATABASE_URL", default_db),
         "SQLITE_BUSY_TIMEOUT_MS": canonicalize_int(
             environ.get("QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", "10000"),
             "QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", 0, 600_000),

@@ -11,13 +11,15 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from quizapp.content import FREQUENCY, IMPORTANCE, LEVELS
 from quizapp.content import Card as ContentCard
 from quizapp.models import Card, Concept, Item, ItemConcept, Skill
 from quizapp.services.errors import ServiceError
 
-LEVEL_ORDER = ("junior", "middle", "senior", "principal")
-IMPORTANCE_ORDER = ("must-know", "should-know", "nice-to-know")
-FREQUENCY_ORDER = ("very-common", "common", "occasional", "rare")
+# The bank's own vocabulary (quizapp.content), in the order new items are introduced.
+LEVEL_ORDER = LEVELS
+IMPORTANCE_ORDER = IMPORTANCE
+FREQUENCY_ORDER = tuple(reversed(FREQUENCY))  # the most common first
 # New items are introduced level by level; within a level one skill follows every N cards.
 CARDS_PER_SKILL = 3
 

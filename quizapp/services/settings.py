@@ -6,10 +6,11 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
+from quizapp import srs
 from quizapp.models import User
 from quizapp.services.errors import ServiceError
 
-RETENTION_RANGE = (0.70, 0.99)
+RETENTION_RANGE = srs.DESIRED_RETENTION_RANGE  # what the scheduler itself accepts
 NEW_PER_DAY_RANGE = (0, 999)
 REVIEWS_PER_DAY_RANGE = (0, 9999)
 UTC_OFFSET_RANGE = (-12 * 60, 14 * 60)

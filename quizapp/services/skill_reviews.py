@@ -10,11 +10,12 @@ from sqlalchemy.orm import Session
 
 from quizapp import puzzles, srs
 from quizapp.models import User
+from quizapp.puzzles.registry import MAX_SEED
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.reviews import Rated, apply_rating
 from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
 
-SEED_LIMIT = 2**63
+SEED_LIMIT = MAX_SEED + 1
 
 
 @dataclass(frozen=True)
