@@ -9,8 +9,10 @@ from typing import Any, Protocol
 
 from quizapp.engine.expression import Chain, ExpressionError, Step, parse_expression
 from quizapp.engine.signatures import MAX_DIMS, BoundCall, bind_step, validate_work
+from quizapp.engine.values import VALUES_LIMIT, values_allowed
 
-VALUES_LIMIT = 4096  # values are given only for results of at most this many elements
+__all__ = ["VALUES_LIMIT", "Backend", "StepFailed", "run_document", "values_allowed"]
+
 _OUTSIDE = "The input is outside the expression language, so nothing from this step on was run."
 
 
@@ -74,22 +76,6 @@ def run_document(expr: object, backend: Backend) -> dict:
     if values_allowed(doc["steps"][-1]["shape"]):
         doc["values"] = backend.values(current, chain.steps[0].name)
     return doc
-
-
-def values_allowed(shape: list[int]) -> bool:
-    """At most VALUES_LIMIT elements, and for an empty tensor at most that many list slots.
-
-    ``tolist()`` of a (2**31, 0) tensor has no elements but 2**31 empty lists, so the slots
-    (sizes multiplied dim by dim up to the first 0) are bounded too; negative sizes (a torch
-    quirk of expand) cannot be listed at all.
-    """
-    numel, slots = 1, 0
-    for size in shape:
-        if size < 0:
-            return False
-        numel *= size
-        slots += numel
-    return numel <= VALUES_LIMIT and (numel > 0 or slots <= VALUES_LIMIT)
 
 
 def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[Any, str]:

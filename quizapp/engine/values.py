@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-VALUES_LIMIT = 4096
+VALUES_LIMIT = 4096  # values are given only for results of at most this many elements
 
 
-def _entries(shape: tuple) -> int:
-    # How many list slots tolist() would build: sizes multiplied dim by dim (stops at a 0).
-    total, product = 0, 1
+def values_allowed(shape, limit: int = VALUES_LIMIT) -> bool:
+    """At most ``limit`` elements, and for an empty tensor at most that many list slots.
+
+    ``tolist()`` of a (2**31, 0) tensor has no elements but 2**31 empty lists, so the slots
+    (sizes multiplied dim by dim up to the first 0) are bounded too; negative sizes (a torch
+    quirk of expand) cannot be listed at all.
+    """
+    numel, slots = 1, 0
     for size in shape:
-        product *= size
-        total += product
-        if product == 0:
-            break
-    return total
+        if size < 0:
+            return False
+        numel *= size
+        slots += numel
+    return numel <= limit and (numel > 0 or slots <= limit)
 
 
 def values_of(t, limit: int = VALUES_LIMIT):
@@ -31,13 +36,8 @@ def values_of(t, limit: int = VALUES_LIMIT):
     shape, stride, offset = t.shape, t.stride, t.storage_offset
     if not shape:
         return read(offset)
-    numel = 1
-    for size in shape:
-        if size < 0:
-            return None  # only the expand/as_strided quirks make these; tolist() cannot list them
-        numel *= size
-    if numel > limit or (numel == 0 and _entries(shape) > limit):
-        return None  # an empty tensor with huge leading dims would still mean huge nested lists
+    if not values_allowed(shape, limit):
+        return None
     last = len(shape) - 1
 
     def build(dim: int, position: int) -> list:

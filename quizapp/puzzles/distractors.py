@@ -4,35 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from quizapp.engine.geometry import compute_channels_last_strides, compute_contiguous_strides
+
 
 def contiguous_strides(shape: Sequence[int]) -> list[int]:
     """Row-major strides, as for a fresh tensor of ``shape`` (size-0 dims counted as 1)."""
-    out = [1] * len(shape)
-    acc = 1
-    for d in range(len(shape) - 1, -1, -1):
-        out[d] = acc
-        acc *= max(shape[d], 1)
-    return out
+    return list(compute_contiguous_strides(tuple(shape)))
 
 
 def column_major_strides(shape: Sequence[int]) -> list[int]:
     """Strides counted from the wrong end: the first dim gets stride 1."""
-    out = [1] * len(shape)
-    acc = 1
-    for d in range(len(shape)):
-        out[d] = acc
-        acc *= max(shape[d], 1)
-    return out
+    return contiguous_strides(shape[::-1])[::-1]
 
 
 def inclusive_strides(shape: Sequence[int]) -> list[int]:
     """Each dim's stride wrongly including its own size."""
-    out = [1] * len(shape)
-    acc = 1
-    for d in range(len(shape) - 1, -1, -1):
-        acc *= max(shape[d], 1)
-        out[d] = acc
-    return out
+    return [s * max(n, 1) for s, n in zip(contiguous_strides(shape), shape, strict=True)]
 
 
 def in_bytes(values: Sequence[int], itemsize: int) -> list[int] | None:
@@ -40,12 +27,6 @@ def in_bytes(values: Sequence[int], itemsize: int) -> list[int] | None:
     if itemsize == 1:
         return None
     return [v * itemsize for v in values]
-
-
-def swapped(values: Sequence[int], i: int, j: int) -> list[int]:
-    out = list(values)
-    out[i], out[j] = out[j], out[i]
-    return out
 
 
 def position_of(index: Sequence[int], strides: Sequence[int], offset: int = 0) -> int:
@@ -68,13 +49,7 @@ STRIDE_MISTAKES = {
 
 def channels_last_strides(shape: Sequence[int]) -> list[int]:
     """NHWC-order strides for an (N, C, H, W) or (N, C, D, H, W) shape."""
-    order = [1] + list(range(len(shape) - 1, 1, -1)) + [0]  # C innermost, then W, H, (D), N
-    out = [0] * len(shape)
-    acc = 1
-    for d in order:
-        out[d] = acc
-        acc *= shape[d]
-    return out
+    return list(compute_channels_last_strides(tuple(shape)))
 
 
 def naive_contiguous(shape: Sequence[int], strides: Sequence[int]) -> bool:

@@ -273,4 +273,3 @@ def regroupings(rng: PuzzleRng, shape: Shape) -> list[Shape]:
 
 
 REORDER = (transpose, permute, movedim)
-SLICING = (stepped_slice, narrow, select)

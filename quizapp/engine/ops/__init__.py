@@ -71,10 +71,4 @@ OPS: dict[str, Callable[..., Outcome]] = {
     "__getitem__": getitem,
 }
 
-# Ops whose value is several tensors (the expression language requires a following [k]).
-MULTI_OUTPUT_OPS = frozenset({"unbind", "split", "chunk", "tensor_split"})
-
-# Ops that may return a fresh storage (everything else always aliases its input).
-COPYING_OPS = frozenset({"reshape", "reshape_as", "ravel", "flatten", "contiguous", "clone"})
-
-__all__ = ["COPYING_OPS", "MAX_EAGER_PIECES", "MULTI_OUTPUT_OPS", "OPS", "Pieces"]
+__all__ = ["MAX_EAGER_PIECES", "OPS", "Pieces"]

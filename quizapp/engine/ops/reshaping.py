@@ -45,12 +45,9 @@ def view(t: Tensor, size) -> Outcome:
     size = size if type(size) is tuple else tuple(size)
     shape = t[0]
     numel = prod(shape)
-    if numel and t[1] == _CONTIGUOUS.get(shape) and size and min(size) > 0 and prod(size) == numel:
-        stride = _CONTIGUOUS.get(size) or contiguous_strides_cached(size)  # _row_major_alias
-        result = _new_tuple(Tensor, (size, stride, t[2], t[3], t[4], True, t[6] or t))
-        return _new_tuple(Outcome, (result, "view", (t, size, stride)))
-    stride = _row_major_alias(t, size, numel)
-    if stride is not None:
+    if (numel and t[1] == _CONTIGUOUS.get(shape) and (not size or min(size) > 0)
+            and prod(size) == numel):  # _row_major_alias, inlined: the hot path
+        stride = _CONTIGUOUS.get(size) or contiguous_strides_cached(size)
         result = _new_tuple(Tensor, (size, stride, t[2], t[3], t[4], True, t[6] or t))
         return _new_tuple(Outcome, (result, "view", (t, size, stride)))
     # view_impl: infer_size, computeStride, then set_sizes_and_strides with the numel check
