@@ -155,7 +155,7 @@ def server_cpu_seconds(pid: int) -> float:
 
 def run_schedule(ports: dict[str, int], pids: dict[str, int], users: int,
                  schedule: list[tuple[str, float, float]], max_loops: int,
-                 processes: int) -> tuple[list[dict], list[float]]:
+                 processes: int) -> tuple[list[dict], list[float], list[float]]:
     """Run the schedule with N users over client processes; per segment: outcomes and CPU."""
     context = get_context("fork")
     slices = [s for s in (list(range(i, users, processes)) for i in range(processes)) if s]
@@ -281,6 +281,7 @@ def main() -> None:
         accepted[r["user"]] = accepted.get(r["user"], 0) + r["accepted"]
     stored = count_reviews(env)
     duplicates = sum(r["duplicates"] for r in app_results)
+    ran_dry = sum(r["ran_dry"] for r in app_results)
     lost_or_doubled = sum(abs(stored.get(u, 0) - n) for u, n in accepted.items())
     print(f"reviews: {sum(accepted.values())} accepted, {sum(stored[u] for u in accepted)} in the "
           f"database, {duplicates} double clicks sent, {stored['<doubled>']} doubled, "
@@ -301,7 +302,10 @@ def main() -> None:
           f"{'met' if paced_p99 < 50 else 'not met'}); throughput ratio >= 0.40: "
           f"{'met' if ratio >= 0.40 else 'not met'}; load average after: {load_average()}")
     print(f"throughput ratio study loop / bare endpoint: {ratio:.2f}")
-    if lost_or_doubled or stored["<doubled>"]:
+    if ran_dry:
+        print(f"VOID: {ran_dry} times a user's queue ran dry during a study segment, so those "
+              f"figures include empty pages; shorten --duration or lower --max-loops")
+    if lost_or_doubled or stored["<doubled>"] or ran_dry:
         sys.exit(1)
 
 

@@ -30,10 +30,12 @@ def check_server_bench_output(out: str) -> None:
     for label in ("throughput bare /ping", "throughput study loop", "throughput logged-in no-op",
                   "paced study loop (think 100 ms)"):
         assert re.search(rf"^{re.escape(label)}\s+\d+\.\d req/s", out, re.M), label
-    accepted, stored, doubled, lost = map(int, re.search(
-        r"reviews: (\d+) accepted, (\d+) in the database, \d+ double clicks sent, (\d+) doubled, "
+    accepted, stored, clicks, doubled, lost = map(int, re.search(
+        r"reviews: (\d+) accepted, (\d+) in the database, (\d+) double clicks sent, (\d+) doubled, "
         r"(\d+) lost or extra", out).groups())
     assert accepted > 0 and stored == accepted and doubled == 0 and lost == 0
+    assert clicks > 0  # the double clicks really happened
+    assert "VOID" not in out
     assert re.search(r"^throughput ratio study loop / bare endpoint: \d+\.\d\d$", out, re.M)
 
 
