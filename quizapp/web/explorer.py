@@ -6,6 +6,7 @@ from flask import Blueprint, jsonify, render_template, request
 
 from quizapp.extensions import csrf
 from quizapp.services.explorer import EXPR_MAX, explain_chain
+from quizapp.web.errors import render_error
 
 bp = Blueprint("explorer", __name__)
 
@@ -49,12 +50,11 @@ def api_explain():
     if request.method == "POST":
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
-            return jsonify({"error": "Send a JSON object such as {\"expr\": \"torch.arange(6)\"}.",
-                            "status": 400}), 400
+            return render_error(400, "Send a JSON object such as {\"expr\": \"torch.arange(6)\"}.")
         raw = body.get("expr")
     else:
         raw = request.args.get("expr")
     expr, problem = validate_expr(raw)
     if problem:
-        return jsonify({"error": problem, "status": 400}), 400
+        return render_error(400, problem)
     return jsonify(explain_chain(expr))

@@ -43,10 +43,6 @@ class LoginForm(FlaskForm):
     remember = BooleanField("Keep me logged in on this device")
 
 
-class LogoutForm(FlaskForm):
-    """Logging out is a POST so another site cannot log you out with a link."""
-
-
 class PasswordForm(FlaskForm):
     current = PasswordField("Current password", validators=[DataRequired(), Length(1, PASSWORD_MAX)])
     new = PasswordField("New password", validators=[DataRequired(), Length(PASSWORD_MIN, PASSWORD_MAX)])

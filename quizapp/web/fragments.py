@@ -30,16 +30,19 @@ def render_card_answer(card: Card | StudyItem) -> Markup:
     read (no answer columns); the full card is loaded only when the fragment is rendered.
     """
     environment = current_app.jinja_env
-    if environment.auto_reload:
+
+    def render() -> Markup:
+        # The template autoescapes and its Markdown filter sanitises with nh3.
         return Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(  # noqa: S704
             card=load_full_card(card)))
+
+    if environment.auto_reload:
+        return render()
     cache: dict[tuple[str, str], Markup] = current_app.extensions[EXTENSION_KEY]
     key = (card.key, card.content_hash)
     html = cache.get(key)
     if html is None:
-        # The template autoescapes and its Markdown filter sanitises with nh3.
-        html = Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(  # noqa: S704
-            card=load_full_card(card)))
+        html = render()
         if len(cache) >= CACHE_LIMIT:
             cache.clear()
         cache[key] = html

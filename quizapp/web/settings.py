@@ -24,13 +24,8 @@ def render_settings_page(settings_form: SettingsForm, password_form: PasswordFor
 @login_required
 def index():
     current = read_settings(current_user)
-    form = SettingsForm(data={
-        "desired_retention": current.desired_retention, "new_per_day": current.new_per_day,
-        "reviews_per_day": current.reviews_per_day,
-        "utc_offset_minutes": current.utc_offset_minutes})
-    if form.is_submitted() and not form.validate():
-        return render_settings_page(form, PasswordForm(formdata=None), 400)
-    if form.is_submitted():
+    form = SettingsForm(data=asdict(current))
+    if form.validate_on_submit():
         try:
             update_settings(db.session, accounts.load_account(db.session, current_user.id),
                             StudySettings(
@@ -41,7 +36,8 @@ def index():
             return render_settings_page(form, PasswordForm(formdata=None), 400)
         flash("Settings saved.", "success")
         return redirect(url_for("settings.index"), 303)
-    return render_settings_page(form, PasswordForm(formdata=None), 200)
+    return render_settings_page(form, PasswordForm(formdata=None),
+                                400 if form.is_submitted() else 200)
 
 
 @bp.route("/settings/password", methods=["POST"])

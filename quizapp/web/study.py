@@ -120,10 +120,9 @@ def rate():
                 db.session, current_user, shown.item_id, form.rating.data, now,
                 seen_version=shown.version, duration_ms=duration)
     except Conflict as exc:
-        flash(exc.message, "warning")
-        return redirect(url_for("study.index"), 303)
-    # No flash: the next study page confirms the rating from the review log (study/_status.html),
-    # so a rating does not rewrite the session cookie, and neither does the page that follows.
+        flash(exc.message, "warning")  # e.g. a double click: nothing was saved twice
+    # A saved rating is not flashed: the next study page confirms it from the review log
+    # (study/_status.html), so a rating does not rewrite the session cookie, nor does that page.
     return redirect(url_for("study.index"), 303)
 
 

@@ -15,15 +15,12 @@
     return !!(el && el.offsetParent !== null);
   }
 
+  // The submit listener below stops a second submission; requestSubmit goes through it.
   function submitOnce(form, button) {
-    if (form.dataset.submitted) return;
-    form.dataset.submitted = "1";
     if (form.requestSubmit) {
-      form.requestSubmit(button || undefined);
-    } else if (button) {
-      button.click();
+      form.requestSubmit(button);
     } else {
-      form.submit();
+      button.click();
     }
   }
 
