@@ -12,7 +12,7 @@ import pytest
 import yaml
 from puzzles_support import PAIR_IDS, PAIRS, built
 
-from quizapp.puzzles import LEVELS, families, generate
+from quizapp.puzzles import LEVELS, families, generate, registry
 from quizapp.puzzles.rng import PuzzleRng
 
 KEYS = {
@@ -88,7 +88,18 @@ def test_generated_puzzle_shape(family: str, level: str) -> None:
 
 
 def test_same_request_same_puzzle() -> None:
-    assert generate("strides_after", "senior", 12345) == generate("strides_after", "senior", 12345)
+    first = generate("strides_after", "senior", 12345)
+    registry._assembled.cache_clear()  # the second one is built afresh, not read back
+    assert generate("strides_after", "senior", 12345) == first
+
+
+def test_a_generated_puzzle_is_the_callers_own_copy() -> None:
+    """Builds are cached per id; changing a returned puzzle must not change the next one."""
+    first = generate("strides_after", "senior", 777)
+    expected = json.loads(json.dumps(first))
+    first["answer"].append(99)
+    first["hints"].clear()
+    assert generate("strides_after", "senior", 777) == expected
     assert generate("tolist", "junior", 2**63 - 1)["seed"] == 2**63 - 1
 
 

@@ -62,7 +62,7 @@ def test_random_snippets_match_python_lexer_whether_or_not_the_small_lexer_takes
         code = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 16)))
         covered += lex_plain_subset(code) is not None
         assert compute_code_tokens(code) == python_tokens(code), repr(code)
-    assert covered  # both paths were exercised
+    assert 0 < covered < 300  # both paths were exercised
 
 
 def test_card_samples_match_python_lexer():

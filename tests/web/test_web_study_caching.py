@@ -52,7 +52,7 @@ def test_links_follow_the_script_root_of_each_request(client, bank):
 def test_hidden_fields_written_by_the_templates_round_trip(app, client, bank):
     register(client, "roundtrip")
     page = client.get("/study").text
-    assert f'value="{csrf_token(page)}"' in page and study_token(page)
+    assert csrf_token(page) and study_token(page)
     assert rate_current(client, 3, page).status_code == 303
     page = client.get("/study").text
     review_id = page.split('id="review_id" name="review_id" type="hidden" value="')[1]
