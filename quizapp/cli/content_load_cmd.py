@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import click
@@ -29,7 +28,8 @@ def load(path: Path | None) -> None:
     except ContentError as exc:
         raise click.ClickException(str(exc)) from None
     try:
-        reports = load_bank(db.session, cards, concepts, puzzles.families(), datetime.now(UTC))
+        reports = load_bank(db.session, cards, concepts, puzzles.families(),
+                            current_app.config["CLOCK"]())
     except ServiceError as exc:
         raise click.ClickException(exc.message) from None
     for name, report in reports.items():
