@@ -11,7 +11,7 @@ from quizapp.puzzles.distractors import (
     naive_contiguous,
 )
 from quizapp.puzzles.drafts import Draft, Family, Mistake, compute_single_trace_draft
-from quizapp.puzzles.rendering import code, explanation, fmt_tuple
+from quizapp.puzzles.rendering import code, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF
 from quizapp.puzzles.tracing import Trace, trace
@@ -84,13 +84,14 @@ def build_contiguous_after(rng: PuzzleRng, level: str) -> Draft:
 
     chain, tr = balanced_chain(rng, make, lambda t: t.final["is_contiguous"])
     answer = tr.final["is_contiguous"]
-    return Draft(
+    return compute_single_trace_draft(
+        chain,
+        tr,
         prompt=f"Is {code('y')} contiguous, that is, what does {code('y.is_contiguous()')} return?",
-        code=chain.code(),
         answer_kind="bool",
         answer=answer,
         oracle_expr="y.is_contiguous()",
-        explanation=explanation([tr], contiguity_reason(tr.final, answer)),
+        conclusion=contiguity_reason(tr.final, answer),
         hints=(
             "A tensor is contiguous when its strides are exactly the row-major strides of its "
             "shape: stride 1 for the last dim, and for any other dim the number of elements all "
@@ -100,7 +101,6 @@ def build_contiguous_after(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("contiguity",) + tuple(sorted({CONCEPT_OF[o.kind] for o in chain.y_ops})),
         mistakes=(Mistake(not answer, contiguity_reason(tr.final, answer)),),
-        traced=(chain.expr,),
     )
 
 

@@ -10,8 +10,8 @@ from quizapp.puzzles.distractors import (
     in_bytes,
     inclusive_strides,
 )
-from quizapp.puzzles.drafts import Draft, Family, collect_mistakes
-from quizapp.puzzles.rendering import code, explanation, fmt_tuple
+from quizapp.puzzles.drafts import Draft, Family, collect_mistakes, compute_single_trace_draft
+from quizapp.puzzles.rendering import code, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF, rules_for
 from quizapp.puzzles.tracing import itemsize, trace
@@ -53,17 +53,17 @@ def build_fresh_strides(rng: PuzzleRng, level: str) -> Draft:
         if dtype
         else ""
     )
-    return Draft(
+    return compute_single_trace_draft(
+        chain,
+        tr,
         prompt=f"A tensor is freshly allocated. What does {code('x.stride()')} return?",
-        code=chain.code(),
         answer_kind="tuple",
         answer=stride,
         oracle_expr="x.stride()",
-        explanation=explanation(
-            [tr],
+        conclusion=(
             f"{code('x.stride()')} is {fmt_tuple(stride)}: in a fresh "
             f"(row-major) tensor a dim's stride is what all later dims hold together "
-            f"(multiply their sizes, a size-1 dim counting as 1).{unit}",
+            f"(multiply their sizes, a size-1 dim counting as 1).{unit}"
         ),
         hints=(
             "A fresh tensor is row-major: the last dimension has stride 1 and every other "
@@ -74,7 +74,6 @@ def build_fresh_strides(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("stride", "shape") + (("dtype-itemsize",) if dtype else ()),
         mistakes=mistakes,
-        traced=(chain.expr,),
     )
 
 
@@ -142,17 +141,17 @@ def build_shape_after(rng: PuzzleRng, level: str) -> Draft:
             f"x has {tr.steps[0]['numel']} elements in shape {fmt_tuple(shape)}; apply that rule "
             "once."
         )
-    return Draft(
+    return compute_single_trace_draft(
+        chain,
+        tr,
         prompt=f"What is {code('y.shape')}?",
-        code=chain.code(),
         answer_kind="tuple",
         answer=answer,
         oracle_expr="y.shape",
-        explanation=explanation([tr], f"{code('y.shape')} is {fmt_tuple(answer)}."),
+        conclusion=f"{code('y.shape')} is {fmt_tuple(answer)}.",
         hints=(rules_for(op.kind for op in ops), strong),
         concepts=("shape",) + tuple(sorted({CONCEPT_OF.get(op.kind, "shape") for op in ops})),
         mistakes=collect_mistakes(answer, earlier),
-        traced=(chain.expr,),
     )
 
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 from quizapp.puzzles import op_makers as om
 from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, random_shape
 from quizapp.puzzles.distractors import contiguous_strides, position_of
-from quizapp.puzzles.drafts import Draft, Family, collect_mistakes, to_choice
+from quizapp.puzzles.drafts import (
+    Draft,
+    Family,
+    collect_mistakes,
+    compute_single_trace_draft,
+    to_choice,
+)
 from quizapp.puzzles.rendering import code, explanation, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF, rules_for
@@ -146,13 +152,14 @@ def build_storage_offset(rng: PuzzleRng, level: str) -> Draft:
         (off * itemsize(final), "That is in bytes; storage offsets count elements."),
         (off + 1, "Storage offsets count from 0: the first element of the storage is offset 0."),
     ]
-    draft = Draft(
+    draft = compute_single_trace_draft(
+        chain,
+        tr,
         prompt=f"What does {code('y.storage_offset()')} return?",
-        code=chain.code(),
         answer_kind="int",
         answer=off,
         oracle_expr="y.storage_offset()",
-        explanation=explanation([tr], f"{code('y.storage_offset()')} is {off}."),
+        conclusion=f"{code('y.storage_offset()')} is {off}.",
         hints=(
             rules_for(op.kind for op in chain.y_ops),
             f"x starts at offset 0 with strides {fmt_tuple(tr.steps[chain.x_step]['stride'])}; "
@@ -160,7 +167,6 @@ def build_storage_offset(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("storage-offset",) + tuple(sorted({CONCEPT_OF[o.kind] for o in chain.y_ops})),
         mistakes=collect_mistakes(off, found),
-        traced=(chain.expr,),
     )
     return to_choice(draft, rng) if level == "senior" else draft
 

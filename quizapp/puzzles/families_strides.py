@@ -13,10 +13,11 @@ from quizapp.puzzles.drafts import (
     Draft,
     Family,
     collect_mistakes,
+    compute_single_trace_draft,
     compute_stride_question,
     to_choice,
 )
-from quizapp.puzzles.rendering import code, explanation, fmt_tuple
+from quizapp.puzzles.rendering import code, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF, rules_for
 from quizapp.puzzles.tracing import Trace, itemsize, trace
@@ -93,17 +94,17 @@ def build_strides_after(rng: PuzzleRng, level: str) -> Draft:
             f"x has strides {fmt_tuple(tr.steps[first]['stride'])}; the call moves each "
             "stride together with its size."
         )
-    draft = Draft(
+    draft = compute_single_trace_draft(
+        chain,
+        tr,
         prompt=f"What does {code('y.stride()')} return?",
-        code=chain.code(),
         answer_kind="tuple",
         answer=answer,
         oracle_expr="y.stride()",
-        explanation=explanation([tr], f"{code('y.stride()')} is {fmt_tuple(answer)}."),
+        conclusion=f"{code('y.stride()')} is {fmt_tuple(answer)}.",
         hints=(rules_for(op.kind for op in ops), strong),
         concepts=("stride",) + tuple(sorted({CONCEPT_OF[op.kind] for op in ops})),
         mistakes=collect_mistakes(answer, stride_mistakes(tr, first)),
-        traced=(chain.expr,),
     )
     return to_choice(draft, rng) if level == "middle" else draft
 

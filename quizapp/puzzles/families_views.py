@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quizapp.puzzles import op_makers as om
 from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, random_shape
-from quizapp.puzzles.drafts import Draft, Family, Mistake
+from quizapp.puzzles.drafts import Draft, Family, Mistake, compute_single_trace_draft
 from quizapp.puzzles.families_layout import reshape_op
 from quizapp.puzzles.rendering import code, explanation, fmt_tuple, sentence
 from quizapp.puzzles.rng import PuzzleRng
@@ -82,13 +82,14 @@ def build_reshape_alias(rng: PuzzleRng, level: str) -> Draft:
             break
     alias = tr.copied_at(chain.x_step) is None
     reason = f"{'It is a view of x' if alias else 'It is a copy'}: {sentence(tr.final['why'])}"
-    return Draft(
+    return compute_single_trace_draft(
+        chain,
+        tr,
         prompt="Does `y` share storage with `x` (is it a view rather than a copy)?",
-        code=chain.code(),
         answer_kind="bool",
         answer=alias,
         oracle_expr=SHARES_STORAGE,
-        explanation=explanation([tr], reason),
+        conclusion=reason,
         hints=(
             "reshape returns a view whenever view() would succeed, and a copy otherwise. "
             + VIEW_RULE,
@@ -97,7 +98,6 @@ def build_reshape_alias(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("reshape", "view-rule", "aliasing-tests"),
         mistakes=(Mistake(not alias, reason),),
-        traced=(chain.expr,),
     )
 
 
@@ -150,13 +150,14 @@ def build_shares_storage(rng: PuzzleRng, level: str) -> Draft:
             f"No: step {at} ({code(tr.steps[at]['code'])}) copied the data into new "
             "storage, and everything after it works on that copy."
         )
-    return Draft(
+    return compute_single_trace_draft(
+        chain,
+        tr,
         prompt="After this chain, does `y` still share storage with `x`?",
-        code=chain.code(),
         answer_kind="bool",
         answer=at is None,
         oracle_expr=SHARES_STORAGE,
-        explanation=explanation([tr], reason),
+        conclusion=reason,
         hints=(
             "Only reshape/flatten (when no view is possible), contiguous() (when the input is not "
             "already contiguous in that format) and clone() copy; detach() shares storage.",
@@ -165,7 +166,6 @@ def build_shares_storage(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("aliasing-tests", "storage", "contiguous", "reshape"),
         mistakes=(Mistake(at is not None, reason),),
-        traced=(chain.expr,),
     )
 
 

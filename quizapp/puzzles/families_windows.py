@@ -5,7 +5,13 @@ from __future__ import annotations
 from quizapp.puzzles import op_makers as om
 from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, random_shape, tuple_text
 from quizapp.puzzles.distractors import contiguous_strides, nest
-from quizapp.puzzles.drafts import Draft, Family, collect_mistakes, compute_stride_question
+from quizapp.puzzles.drafts import (
+    Draft,
+    Family,
+    collect_mistakes,
+    compute_single_trace_draft,
+    compute_stride_question,
+)
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_text_value, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF, rules_for
@@ -71,13 +77,14 @@ def build_tolist(rng: PuzzleRng, level: str) -> Draft:
     else:
         raise GenerationError("no tolist puzzle with a known wrong reading")
     y = tr.final
-    return Draft(
+    return compute_single_trace_draft(
+        chain,
+        tr,
         prompt=f"What does {code('y.tolist()')} return?",
-        code=chain.code(),
         answer_kind="text",
         answer=answer,
         oracle_expr="str(y.tolist())",
-        explanation=explanation([tr], f"{code('y.tolist()')} is {code(answer)}."),
+        conclusion=f"{code('y.tolist()')} is {code(answer)}.",
         hints=(
             "Since x comes from arange, each value equals its storage position. Element "
             "y[i, j, ...] is at offset + i * stride[0] + j * stride[1] + ...",
@@ -86,7 +93,6 @@ def build_tolist(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("stride", "storage") + tuple(sorted({CONCEPT_OF[o.kind] for o in ops})),
         mistakes=mistakes,
-        traced=(chain.expr,),
     )
 
 
