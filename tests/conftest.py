@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
 from postgres_support import TEMPLATE, PostgresServer, find_server_binaries, missing_server_message
+from webtest_support import MIGRATIONS
 
 from quizapp import create_app
 from quizapp.extensions import db
-
-MIGRATIONS = str(Path(__file__).resolve().parents[1] / "migrations")
 
 
 @pytest.fixture(scope="session")

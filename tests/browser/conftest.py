@@ -5,16 +5,14 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
+from webtest_support import MIGRATIONS, SeedSequence, make_card
 from werkzeug.serving import make_server
 
 from quizapp import create_app, puzzles
-from quizapp.content import Card, FollowUp
 from quizapp.extensions import db
 from quizapp.services.bank_import import load_bank
 
@@ -22,38 +20,13 @@ from quizapp.services.bank_import import load_bank
 CHROMIUM = os.environ.get("QUIZAPP_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
 
 
-@dataclass
-class SeedSequence:
-    """The app's puzzle seed source, recorded so a test knows which puzzle was shown."""
-
-    next_seed: int = 4242
-    given: list[int] = field(default_factory=list)
-
-    def __call__(self) -> int:
-        self.given.append(self.next_seed)
-        self.next_seed += 1
-        return self.given[-1]
-
-
-def make_card(card_id: str, title: str) -> Card:
-    return Card(
-        id=card_id, title=title, level="junior", concepts=("stride",), importance="must-know",
-        frequency="common", question=f"Explain **{title.lower()}**.",
-        basics="A short answer.", solid="A longer answer.",
-        code="import torch\nprint(torch.arange(6).view(2, 3).stride())\n", code_output="(3, 1)\n",
-        go_deeper=(("junior", "J."), ("middle", "M."), ("senior", "S."), ("principal", "P.")),
-        follow_ups=(FollowUp("Why?", "Because."), FollowUp("Then?", "Then.")),
-        red_flags=("One.", "Two."), source_path=f"cards/{card_id}.md")
-
-
-CARDS = [make_card("browser-one", "Strides of a matrix"),
-         make_card("browser-two", "Offsets of a slice"),
-         make_card("browser-three", "Views of a transpose"),
-         make_card("browser-four", "Reshape or copy"),
-         make_card("browser-five", "Expand and zero strides")]
+CARDS = [make_card("browser-one", title="Strides of a matrix"),
+         make_card("browser-two", title="Offsets of a slice"),
+         make_card("browser-three", title="Views of a transpose"),
+         make_card("browser-four", title="Reshape or copy"),
+         make_card("browser-five", title="Expand and zero strides")]
 
 
 @pytest.fixture(scope="session")
@@ -75,7 +48,7 @@ def browser():
 @pytest.fixture
 def live_server(tmp_path):
     """The app on a temp SQLite DB, served by werkzeug's threaded WSGI server on 127.0.0.1."""
-    seeds = SeedSequence()
+    seeds = SeedSequence(next_seed=4242)
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path),
                       "PUZZLE_SEED_SOURCE": seeds})
     with app.app_context():

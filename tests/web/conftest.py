@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
-from webtest_support import FakeClock, SeedSequence, make_card
+from webtest_support import MIGRATIONS, FakeClock, SeedSequence, make_card
 
 from quizapp import create_app
 from quizapp.extensions import db
 from quizapp.services.bank_import import import_cards, import_concepts
 
-MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
 START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 BACKENDS = ["sqlite", "postgresql"]
 

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from flask_migrate import upgrade
 from sqlalchemy import text
+from webtest_support import MIGRATIONS
 
 from quizapp import create_app
 from quizapp.config import ConfigError, compute_engine_options
 from quizapp.extensions import db
-
-MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
@@ -11,11 +10,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
+from webtest_support import MIGRATIONS
 
 from quizapp import create_app
 from quizapp.extensions import db
 
-MIGRATIONS = str(Path(__file__).resolve().parents[2] / "migrations")
 APP_TABLES = {"user", "login_attempt", "item", "card", "skill", "item_concept", "concept",
               "review_state", "review"}
 

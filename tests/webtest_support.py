@@ -1,10 +1,12 @@
-"""Helpers for the web tests: a settable clock, sample cards, and form posting with CSRF."""
+"""Helpers for the web and browser tests: a settable clock, recorded puzzle seeds, sample cards,
+the migrations folder, and form posting with CSRF."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from quizapp.content import Card as ContentCard
 from quizapp.content import FollowUp
@@ -12,6 +14,7 @@ from quizapp.content import FollowUp
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 TOKEN_RE = re.compile(r'id="token" name="token" type="hidden" value="([^"]+)"')
 PASSWORD = "correct horse battery"
+MIGRATIONS = str(Path(__file__).resolve().parents[1] / "migrations")
 
 
 @dataclass
