@@ -13,6 +13,7 @@ from quizapp.content import FollowUp
 
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 TOKEN_RE = re.compile(r'id="token" name="token" type="hidden" value="([^"]+)"')
+ITEM_KEY_RE = re.compile(r'data-item-key="([^"]+)"')
 PASSWORD = "correct horse battery"
 MIGRATIONS = str(Path(__file__).resolve().parents[1] / "migrations")
 
@@ -90,8 +91,15 @@ def logout(client):
     return client.post("/logout", data={"csrf_token": csrf_token(page.text)})
 
 
-def rate_current(client, rating: int, page_html: str | None = None):
-    """Rate whatever the study page (or ``page_html``) shows."""
+def rate_current(client, rating: int, page_html: str | None = None, **fields: str):
+    """Rate whatever the study page (or ``page_html``) shows; ``fields`` are posted too."""
     html = page_html if page_html is not None else client.get("/study").text
     return client.post("/study/rate", data={
-        "csrf_token": csrf_token(html), "token": study_token(html), "rating": str(rating)})
+        "csrf_token": csrf_token(html), "token": study_token(html), "rating": str(rating),
+        **fields})
+
+
+def shown_key(html: str) -> str | None:
+    """The key of the item a study page shows (None on an empty queue)."""
+    match = ITEM_KEY_RE.search(html)
+    return match.group(1) if match else None

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 from sqlalchemy.dialects import sqlite
-from webtest_support import csrf_token, rate_current, register, study_token
+from webtest_support import csrf_token, rate_current, register, shown_key, study_token
 
 from quizapp.extensions import db
 from quizapp.services import reviews, study_items, study_queue
@@ -78,10 +78,6 @@ def counted_statements(app):
         yield statements
     finally:
         event.remove(engine, "before_cursor_execute", record)
-
-
-def shown_key(html: str) -> str:
-    return re.search(r'data-item-key="([^"]+)"', html).group(1)
 
 
 def test_a_study_page_is_three_statements_for_new_and_for_due_items(app, client, bank, clock):

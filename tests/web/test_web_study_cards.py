@@ -6,18 +6,11 @@ import re
 
 import pytest
 from sqlalchemy import func, select
-from webtest_support import csrf_token, rate_current, register, study_token
+from webtest_support import csrf_token, rate_current, register, shown_key, study_token
 
 from quizapp import srs
 from quizapp.extensions import db
 from quizapp.models import Review, ReviewState, User
-
-ITEM_KEY_RE = re.compile(r'data-item-key="([^"]+)"')
-
-
-def shown_key(html: str) -> str | None:
-    match = ITEM_KEY_RE.search(html)
-    return match.group(1) if match else None
 
 
 def reviews_of(app, username: str) -> list[Review]:

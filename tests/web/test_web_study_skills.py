@@ -72,9 +72,7 @@ def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
     suggested = srs.suggest_rating(True, seconds=8.0, hints_used=0)
     assert re.search(rf'value="{suggested}" data-key="{suggested}"\s+class="rate rate-{suggested} '
                      r'suggested"', result.text)
-    rated = client.post("/study/rate", data={
-        "csrf_token": csrf_token(result.text), "token": study_token(result.text),
-        "answer": typed, "hints_used": "0", "rating": "3"})
+    rated = rate_current(client, 3, result.text, answer=typed, hints_used="0")
     assert rated.status_code == 303
     with app.app_context():
         review = db.session.scalars(select(Review).order_by(Review.id.desc())).first()
@@ -96,9 +94,7 @@ def test_a_wrong_answer_suggests_again_with_feedback(app, client, skill_bank, se
     assert 'data-verdict="wrong"' in result.text
     assert srs.suggest_rating(False, hints_used=1) == srs.AGAIN
     assert 'class="rate rate-1 suggested"' in result.text
-    rate = client.post("/study/rate", data={
-        "csrf_token": csrf_token(result.text), "token": study_token(result.text),
-        "answer": wrong, "hints_used": "1", "rating": "1"})
+    rate = rate_current(client, 1, result.text, answer=wrong, hints_used="1")
     assert rate.status_code == 303
     with app.app_context():
         review = db.session.scalars(select(Review).order_by(Review.id.desc())).first()
