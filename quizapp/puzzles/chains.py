@@ -27,6 +27,11 @@ def tuple_text(values: Sequence[int]) -> str:
     return f"({args_text(values)})"
 
 
+def end_shape(ops: Sequence[Op], base: Shape) -> Shape:
+    """The shape after the last of ``ops`` as the op makers track it; ``base`` if there are none."""
+    return ops[-1].shape if ops else base
+
+
 @dataclass(frozen=True, slots=True)
 class Op:
     """One call, attribute or index appended to a chain, and the shape it leaves."""
@@ -66,8 +71,7 @@ class Chain:
 
         Only for choosing arguments such as an index; answers come from the engine.
         """
-        ops = self.x_ops + self.y_ops
-        return ops[-1].shape if ops else tuple(base)
+        return end_shape(self.x_ops + self.y_ops, tuple(base))
 
     def code(self) -> str:
         lines = assignment_lines("x", self.ctor, [op.text for op in self.x_ops])

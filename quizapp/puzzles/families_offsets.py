@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quizapp.puzzles import op_makers as om
-from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, random_shape
+from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, end_shape, random_shape
 from quizapp.puzzles.distractors import contiguous_strides, position_of
 from quizapp.puzzles.drafts import (
     Draft,
@@ -39,7 +39,7 @@ def build_chain(rng: PuzzleRng, level: str, ctor: str, shape: tuple[int, ...]) -
     x_ops: tuple[Op, ...] = ()
     if level in ("senior", "principal") and rng.chance(35):
         x_ops = (om.permute(rng, shape),)
-    start = x_ops[-1].shape if x_ops else shape
+    start = end_shape(x_ops, shape)
     ops = om.grow(
         rng,
         start,
@@ -127,7 +127,7 @@ def build_storage_offset(rng: PuzzleRng, level: str) -> Draft:
         chain = build_chain(rng, level, ctor_text("empty", shape), shape)
         if level == "senior":
             kept = chain.y_ops[:2]
-            start = kept[-1].shape if kept else chain.x_ops[-1].shape if chain.x_ops else shape
+            start = end_shape(kept, end_shape(chain.x_ops, shape))
             chain = Chain(
                 chain.ctor,
                 chain.x_ops,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quizapp.puzzles import op_makers as om
-from quizapp.puzzles.chains import Chain, Op, ctor_text, random_shape
+from quizapp.puzzles.chains import Chain, Op, ctor_text, end_shape, random_shape
 from quizapp.puzzles.distractors import (
     STRIDE_MISTAKES,
     contiguous_strides,
@@ -69,7 +69,7 @@ def build_strides_after(rng: PuzzleRng, level: str) -> Draft:
     for _attempt in range(8):
         shape = random_shape(rng, rng.randint(3, 4), 2, 5 if level == "middle" else 6)
         x_ops = (om.permute(rng, shape),) if level != "middle" and rng.chance(40) else ()
-        start = x_ops[-1].shape if x_ops else shape
+        start = end_shape(x_ops, shape)
         ops = om.grow(
             rng,
             start,
@@ -128,7 +128,7 @@ def build_slice_strides(rng: PuzzleRng, level: str) -> Draft:
     else:
         shape = random_shape(rng, rng.randint(3, 4), 3, 7)
         x_ops = (om.permute(rng, shape),) if rng.chance(50) else ()
-    start = x_ops[-1].shape if x_ops else shape
+    start = end_shape(x_ops, shape)
     dims = sorted(rng.sample(range(len(start)), rng.randint(1, 2 if level == "middle" else 3)))
     ops = (stepped_slice_op(rng, start, dims),)
     if level == "senior":

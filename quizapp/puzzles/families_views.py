@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from quizapp.puzzles import op_makers as om
-from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, random_shape
+from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, end_shape, random_shape
 from quizapp.puzzles.drafts import Draft, Family, Mistake, compute_single_trace_draft
 from quizapp.puzzles.families_layout import reshape_op
 from quizapp.puzzles.rendering import code, explanation, fmt_tuple, sentence
@@ -39,7 +39,7 @@ def build_view_possible(rng: PuzzleRng, level: str) -> Draft:
     want = rng.chance(50)
     for _attempt in range(10):
         shape, x_ops = noncontiguous_x(rng, level)
-        x_shape = x_ops[-1].shape if x_ops else shape
+        x_shape = end_shape(x_ops, shape)
         call = om.reshape_call(rng, rng.choice(om.regroupings(rng, x_shape)), "view")
         chain = Chain(ctor_text("empty", shape), x_ops, (call,))
         tr = trace_outcome(chain.expr)
@@ -71,7 +71,7 @@ def build_reshape_alias(rng: PuzzleRng, level: str) -> Draft:
     want = rng.chance(50)
     for _attempt in range(10):
         base, x_ops = noncontiguous_x(rng, level)
-        x_shape = x_ops[-1].shape if x_ops else base
+        x_shape = end_shape(x_ops, base)
         target = rng.choice(om.regroupings(rng, x_shape))
         call = om.reshape_call(rng, target, "reshape")
         if len(target) == 1 and rng.chance(50):

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from quizapp.puzzles import op_makers as om
-from quizapp.puzzles.chains import Chain, Op, arange_text, ctor_text, random_shape, tuple_text
+from quizapp.puzzles.chains import (
+    Chain,
+    Op,
+    arange_text,
+    ctor_text,
+    end_shape,
+    random_shape,
+    tuple_text,
+)
 from quizapp.puzzles.distractors import contiguous_strides, nest
 from quizapp.puzzles.drafts import (
     Draft,
@@ -64,7 +72,7 @@ def build_tolist(rng: PuzzleRng, level: str) -> Draft:
         x_ops: tuple[Op, ...] = ()
         if level == "senior" and rng.chance(40):
             x_ops = (om.unsqueeze(rng, shape),)
-        start = x_ops[-1].shape if x_ops else shape
+        start = end_shape(x_ops, shape)
         ops = om.grow(rng, start, makers, rng.randint(*count))
         chain = Chain(arange_text(shape), x_ops, ops)
         tr = trace(chain.expr)
@@ -99,7 +107,7 @@ def build_tolist(rng: PuzzleRng, level: str) -> Draft:
 def build_diagonal_strides(rng: PuzzleRng, level: str) -> Draft:
     shape = random_shape(rng, rng.randint(3, 4), 2, 6)
     x_ops = (om.permute(rng, shape),) if rng.chance(50) else ()
-    xs = x_ops[-1].shape if x_ops else shape
+    xs = end_shape(x_ops, shape)
     d1, d2 = rng.sample(range(len(xs)), 2)
     offset = rng.randint(-(xs[d1] - 1), xs[d2] - 1) if rng.chance(50) else 0
     k = min(xs[d1], xs[d2] - offset) if offset >= 0 else min(xs[d1] + offset, xs[d2])
