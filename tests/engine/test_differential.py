@@ -7,11 +7,11 @@ The chains are seeded; eight tests of 2,500 chains let xdist spread the work.
 from __future__ import annotations
 
 import collections
-import json
 import random
 
 import pytest
 import torch
+from document_support import without_why
 from expr_chains import ChainGenerator
 
 from quizapp.engine import explain, torch_explain
@@ -21,13 +21,6 @@ from quizapp.engine.torch_explain import document_differences
 CHAINS_PER_TEST = 2500
 SEEDS = range(8)  # 8 x 2,500 = 20,000 chains
 SHOWN = 5
-
-
-def without_why(doc: dict) -> str:
-    steps = [{k: v for k, v in step.items() if k != "why"} for step in doc["steps"]]
-    error = None if doc["error"] is None else {
-        k: v for k, v in doc["error"].items() if k != "why"}
-    return json.dumps({**doc, "steps": steps, "error": error})
 
 
 def step_op(code: str) -> str:

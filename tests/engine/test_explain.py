@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from document_support import without_why
 from test_expression import HOSTILE
 
 from quizapp.engine import ExpressionError, explain, torch_explain
@@ -17,14 +18,6 @@ from quizapp.engine.signatures import MAX_ALLOCATED_ELEMENTS, MAX_DIMS, MAX_PIEC
 STEP_KEYS = ["code", "shape", "stride", "storage_offset", "is_contiguous", "storage", "is_view",
              "numel", "dtype", "why"]
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def without_why(doc: dict) -> str:
-    """The document as JSON with every ``why`` removed (types kept: 1 != 1.0 != True)."""
-    steps = [{k: v for k, v in step.items() if k != "why"} for step in doc["steps"]]
-    error = None if doc["error"] is None else {
-        k: v for k, v in doc["error"].items() if k != "why"}
-    return json.dumps({**doc, "steps": steps, "error": error})
 
 
 def both(expr: str) -> dict:
