@@ -17,9 +17,10 @@ WORKDIR /app
 # The web app never imports torch (only the `torch` extra's cross-checks do), so the image
 # installs the package without that extra and stays free of several GB of torch libraries.
 # The `postgres` extra (psycopg, with its own libpq) lets QUIZAPP_DATABASE_URL name PostgreSQL.
-COPY pyproject.toml README.md ./
+# constraints.txt pins the dependencies' own dependencies too (the versions CI tested).
+COPY pyproject.toml README.md constraints.txt ./
 COPY quizapp ./quizapp
-RUN pip install ".[postgres]" && rm -rf quizapp
+RUN pip install -c constraints.txt ".[postgres]" && rm -rf quizapp
 COPY migrations ./migrations
 COPY content ./content
 

@@ -20,7 +20,6 @@ class Item(db.Model):
     __tablename__ = "item"
     __table_args__ = (
         UniqueConstraint("kind", "key"),
-        Index("ix_item_kind_retired_new_order", "kind", "retired", "new_order"),
         # The study queue's next new item: active items in (new_order, id) order, unsorted.
         Index("ix_item_retired_new_order_id", "retired", "new_order", "id"),
     )
