@@ -8,6 +8,7 @@ from flask import Flask
 from flask_login import current_user
 
 from quizapp import srs
+from quizapp.puzzles.rendering import fmt_answer
 from quizapp.web.markdown import render_markdown, render_python
 from quizapp.web.runtime import current_time
 
@@ -17,21 +18,18 @@ ANSWER_HINTS = {
     "int": "a whole number",
     "bool": "yes or no",
     "choice": "one letter, e.g. B",
-    "choices": "letters, e.g. A C",
+    "choices": "letters, e.g. A, C",
     "text": "a short text",
 }
 
 
-def format_answer(value: object) -> str:
-    """A puzzle answer (a JSON value) as a person would type it."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list | tuple):
-        inner = ", ".join(format_answer(v) for v in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if value is None:
-        return "none"
-    return str(value)
+def format_answer(value: object, kind: str) -> str:
+    """A puzzle answer as a person would type it here; options are lettered A, B, C on the page."""
+    if kind == "choice":
+        return str(value).upper()
+    if kind == "choices" and isinstance(value, list):
+        return ", ".join(str(letter).upper() for letter in value) or "none"
+    return fmt_answer(kind, value)
 
 
 def format_relative_time(moment: datetime) -> str:

@@ -38,7 +38,7 @@ def answer_puzzle_with_keyboard(page, seeds) -> tuple[str, dict]:
     assert kind == "skill"
     family, level = key.split("/")
     puzzle = puzzles.generate(family, level, seeds.given[-1])
-    typed = format_answer(puzzle["answer"])
+    typed = format_answer(puzzle["answer"], puzzle["answer_kind"])
     assert puzzles.check(puzzle, typed)["correct"], typed
     page.locator("#answer").wait_for()
     page.keyboard.type(typed)  # the answer box has the focus
@@ -96,7 +96,7 @@ def test_register_study_undo_reload_relogin(page, live_server):
         assert [r.rating for r in reviews] == [3, 4, 2, 3]
         skill_review = reviews[3]
         assert skill_review.correct is True and skill_review.puzzle_seed == puzzle["seed"]
-        assert skill_review.answer == format_answer(puzzle["answer"])
+        assert skill_review.answer == format_answer(puzzle["answer"], puzzle["answer_kind"])
         states = db.session.scalars(select(ReviewState).where(ReviewState.user_id == user.id))
         assert sorted(s.item.key for s in states) == sorted(rated[:4])
         db.session.remove()

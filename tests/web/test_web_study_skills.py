@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from markupsafe import escape
 from sqlalchemy import select
 from webtest_support import csrf_token, rate_current, register, study_token
 
@@ -63,12 +64,13 @@ def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
     family, level = shown(page)[1].split("/")
     seed = seeds.given[-1]
     puzzle = puzzles.generate(family, level, seed)
-    typed = format_answer(puzzle["answer"])
+    typed = format_answer(puzzle["answer"], puzzle["answer_kind"])
     assert puzzles.check(puzzle, typed)["correct"]
     clock.advance(seconds=8)
     result = post_answer(client, page, typed)
     assert result.status_code == 200
     assert 'data-verdict="correct"' in result.text
+    assert f"<dt>Answer</dt><dd><code>{escape(typed)}</code></dd>" in result.text
     suggested = srs.suggest_rating(True, seconds=8.0, hints_used=0)
     assert re.search(rf'value="{suggested}" data-key="{suggested}"\s+class="rate rate-{suggested} '
                      r'suggested"', result.text)
