@@ -48,7 +48,8 @@ def _contiguous_same(t, fmt):
 def _contiguous_copy(t, result, fmt):
     note = (
         " (an empty tensor counts as row-major, not as channels-last)"
-        if (fmt != "contiguous_format" and is_contiguous(t[0], t[1]))
+        # Reference 3.2: no zero-numel shortcut for channels-last, unlike row-major contiguity.
+        if (fmt != "contiguous_format" and 0 in t[0] and is_contiguous(t[0], t[1]))
         else ""
     )
     return (

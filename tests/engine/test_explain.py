@@ -189,3 +189,18 @@ def test_hostile_inputs_give_an_expression_error_document(name: str) -> None:
         assert doc["error"]["type"] == "ExpressionError", doc["error"]
         assert doc["values"] is None
         json.dumps(doc)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(("expr", "says_empty"), [
+    ("torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)", False),
+    ("torch.zeros(2, 0, 4, 5).contiguous(memory_format=torch.channels_last)", True),
+    ("torch.zeros(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last_3d)", False),
+    ("torch.zeros(1, 2, 0, 3, 4).contiguous(memory_format=torch.channels_last_3d)", True),
+])
+def test_a_channels_last_copy_mentions_emptiness_only_for_an_empty_tensor(expr, says_empty):
+    """Row-major contiguity has a zero-numel shortcut that channels-last lacks (reference 3.2);
+    the note about it belongs to empty tensors, and torch must agree that both copy."""
+    step = both(expr)["steps"][1]
+    assert step["storage"] == 1 and not step["is_view"]
+    assert ("empty tensor" in step["why"]) is says_empty, step["why"]
