@@ -50,6 +50,36 @@ def answer_puzzle_with_keyboard(page, seeds) -> tuple[str, dict]:
     return key, puzzle
 
 
+def test_rating_keys_do_nothing_until_the_answer_is_shown(page, live_server):
+    base, app = live_server["url"], live_server["app"]
+    page.goto(f"{base}/register")
+    page.fill("#username", "eager")
+    page.fill("#password", PASSWORD)
+    page.fill("#confirm", PASSWORD)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    first = shown_item(page)
+    assert first[0] == "card" and not page.locator(".rate-bar").is_visible()
+    navigations = []
+    page.on("framenavigated", lambda frame: navigations.append(frame.url))
+    for key in "1234":
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)  # a submitted form would have navigated by now
+    assert navigations == [] and shown_item(page) == first
+    with app.app_context():
+        assert db.session.scalars(select(Review)).all() == []
+        db.session.remove()
+    # Revealed, the same key does rate.
+    page.keyboard.press("Space")
+    page.locator(".rate-bar").wait_for(state="visible")
+    with page.expect_navigation():
+        page.keyboard.press("2")
+    with app.app_context():
+        assert [(r.item.key, r.rating) for r in db.session.scalars(select(Review))] == [
+            (first[1], 2)]
+        db.session.remove()
+
+
 def test_register_study_undo_reload_relogin(page, live_server):
     base, app, seeds = live_server["url"], live_server["app"], live_server["seeds"]
     page.goto(f"{base}/register")

@@ -11,8 +11,14 @@
     return tag === "input" || tag === "textarea" || tag === "select" || el.isContentEditable;
   }
 
+  // Shown on screen: laid out, and not inside a closed <details> (Chromium keeps an offsetParent
+  // for the content of a closed <details>, so offsetParent alone let 1-4 rate an unseen answer).
   function visible(el) {
-    return !!(el && el.offsetParent !== null);
+    if (!el || el.getClientRects().length === 0) return false;
+    for (var d = el.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) {
+      if (!d.open) return false;
+    }
+    return true;
   }
 
   // The submit listener below stops a second submission; requestSubmit goes through it.
