@@ -48,7 +48,7 @@ def validate_filters(session: Session, filters: CardFilters) -> None:
     if len(filters.text) > TEXT_MAX:
         raise ServiceError(f"Search text is at most {TEXT_MAX} characters.")
     if not 1 <= filters.page <= 100_000:
-        raise ServiceError("Page numbers start at 1.")
+        raise ServiceError("A page number is a whole number from 1 to 100000.")
 
 
 def escape_like(text: str) -> str:

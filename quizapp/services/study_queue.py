@@ -39,8 +39,10 @@ class LastReview:
     the item due again (the study page confirms a rating from this, not from a session flash)."""
 
     id: int
+    item_id: int
     title: str
     rating: int
+    reviewed_at: datetime
     due: datetime
 
 
@@ -54,6 +56,8 @@ class QueueView:
     new_left: int
     learned_ahead: bool
     next_due: datetime | None  # when something is next due, if the queue is empty
+    due_held: int  # due now, but over today's review limit
+    new_held: int  # never seen, but over today's new-item limit
     today: TodayCounts
     last_review: LastReview | None
 
@@ -97,7 +101,8 @@ COUNTS = select(
     .label("new"),
     # The user's latest review: what undo takes back, and the confirmation of the last rating.
     *(_latest_review_column(column, name) for column, name in (
-        (_REVIEW.c.id, "last_review_id"), (_REVIEW.c.rating, "last_review_rating"),
+        (_REVIEW.c.id, "last_review_id"), (_REVIEW.c.item_id, "last_review_item_id"),
+        (_REVIEW.c.rating, "last_review_rating"), (_REVIEW.c.reviewed_at, "last_review_at"),
         (_REVIEW.c.due_after, "last_review_due"), (_ITEM.c.title, "last_review_title"))),
 )
 # The first due state and its item, in one indexed lookup on (user_id, due, id).
@@ -132,8 +137,8 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
         COUNTS, {"user_id": user.id, "now": now, "day_start": start}).one()
     last = None
     if row.last_review_id is not None:
-        last = LastReview(row.last_review_id, row.last_review_title, row.last_review_rating,
-                          row.last_review_due)
+        last = LastReview(row.last_review_id, row.last_review_item_id, row.last_review_title,
+                          row.last_review_rating, row.last_review_at, row.last_review_due)
     return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.new, last)
 
 
@@ -176,5 +181,5 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
     else:
         item, state = head, None
     next_due = None if head else compute_next_due(session, user)
-    return QueueView(item, state, due_total, new_total, learned_ahead, next_due, today,
-                     counts.last_review)
+    return QueueView(item, state, due_total, new_total, learned_ahead, next_due,
+                     counts.due - due_total, counts.new - new_total, today, counts.last_review)

@@ -9,6 +9,7 @@ from flask_login import current_user
 
 from quizapp import srs
 from quizapp.puzzles.rendering import fmt_answer
+from quizapp.services.study_queue import LastReview
 from quizapp.web.markdown import render_markdown, render_python
 from quizapp.web.runtime import current_time
 
@@ -19,7 +20,7 @@ ANSWER_HINTS = {
     "bool": "yes or no",
     "choice": "one letter, e.g. B",
     "choices": "letters, e.g. A, C",
-    "text": "a short text",
+    "text": "a nested list, e.g. [[0, 3], [1, 4]]",
 }
 
 
@@ -37,6 +38,21 @@ def format_relative_time(moment: datetime) -> str:
     if delta.total_seconds() <= 0:
         return "now"
     return f"in {srs.format_interval(delta)}"
+
+
+# For this long after a rating, its confirmation counts from the rating's own moment, so it
+# repeats the label the rating button showed: counted from a second later, the 5.5 minutes
+# behind "Hard 6m" would read "5m".
+RATING_ECHO = timedelta(minutes=1)
+
+
+def format_comes_back(review: LastReview) -> str:
+    """When a rated item is due again, as "in 6m"; "now" once it is due."""
+    now = current_time()
+    if review.due <= now:
+        return "now"
+    start = review.reviewed_at if now - review.reviewed_at < RATING_ECHO else now
+    return f"in {srs.format_interval(review.due - start)}"
 
 
 def compute_user_zone() -> timezone:
@@ -66,3 +82,4 @@ def register_filters(app: Flask) -> None:
     app.add_template_filter(render_python, "python")
     app.add_template_filter(format_answer, "answer_text")
     app.add_template_filter(format_relative_time, "relative_time")
+    app.add_template_filter(format_comes_back, "comes_back")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -11,8 +13,17 @@ from wtforms import (
     PasswordField,
     StringField,
 )
-from wtforms.validators import DataRequired, EqualTo, InputRequired, Length, NumberRange, Regexp
+from wtforms.validators import (
+    DataRequired,
+    EqualTo,
+    InputRequired,
+    Length,
+    NumberRange,
+    Regexp,
+    ValidationError,
+)
 
+from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.services.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MIN
 from quizapp.services.settings import (
     NEW_PER_DAY_RANGE,
@@ -22,8 +33,11 @@ from quizapp.services.settings import (
 )
 
 USERNAME_MAX_INPUT = 40
-ANSWER_MAX = 2000
+ANSWER_MAX = MAX_RESPONSE_CHARS  # what the puzzle checker reads; longer is refused there anyway
 TOKEN_MAX = 1000
+# DataRequired strips the text first, so these also answer a password of spaces only.
+NO_PASSWORD = "Type a password; spaces alone do not make one."
+NO_REPEAT = "Type the same password again."
 
 
 class RegisterForm(FlaskForm):
@@ -32,9 +46,9 @@ class RegisterForm(FlaskForm):
         Regexp(r"^\s*[A-Za-z0-9][A-Za-z0-9_.-]*\s*$",
                message="Use letters, digits, '.', '_' and '-'; start with a letter or digit.")])
     password = PasswordField("Password", validators=[
-        DataRequired(), Length(PASSWORD_MIN, PASSWORD_MAX)])
+        DataRequired(message=NO_PASSWORD), Length(PASSWORD_MIN, PASSWORD_MAX)])
     confirm = PasswordField("Repeat password", validators=[
-        DataRequired(), EqualTo("password", message="The two passwords differ.")])
+        DataRequired(message=NO_REPEAT), EqualTo("password", message="The two passwords differ.")])
 
 
 class LoginForm(FlaskForm):
@@ -45,9 +59,10 @@ class LoginForm(FlaskForm):
 
 class PasswordForm(FlaskForm):
     current = PasswordField("Current password", validators=[DataRequired(), Length(1, PASSWORD_MAX)])
-    new = PasswordField("New password", validators=[DataRequired(), Length(PASSWORD_MIN, PASSWORD_MAX)])
+    new = PasswordField("New password", validators=[
+        DataRequired(message=NO_PASSWORD), Length(PASSWORD_MIN, PASSWORD_MAX)])
     confirm = PasswordField("Repeat new password", validators=[
-        DataRequired(), EqualTo("new", message="The two passwords differ.")])
+        DataRequired(message=NO_REPEAT), EqualTo("new", message="The two passwords differ.")])
 
 
 class SettingsForm(FlaskForm):
@@ -59,6 +74,12 @@ class SettingsForm(FlaskForm):
         InputRequired(), NumberRange(*REVIEWS_PER_DAY_RANGE)])
     utc_offset_minutes = IntegerField("Your UTC offset in minutes", validators=[
         InputRequired(), NumberRange(*UTC_OFFSET_RANGE)])
+
+    def validate_desired_retention(self, field: DecimalField) -> None:
+        # The field shows two decimals: a third would be saved, then shown (and saved back)
+        # rounded, changing the setting without anyone asking.
+        if field.data is not None and field.data != field.data.quantize(Decimal("0.01")):
+            raise ValidationError("Use at most two decimals, e.g. 0.9 or 0.95.")
 
 
 class StudyForm(FlaskForm):

@@ -11,9 +11,10 @@ from quizapp.services import reviews, skill_reviews
 from quizapp.services.errors import Conflict, ServiceError
 from quizapp.services.study_queue import compute_queue
 from quizapp.web.filters import ANSWER_HINTS
-from quizapp.web.forms import AnswerForm, RateForm, UndoForm
+from quizapp.web.forms import ANSWER_MAX, AnswerForm, RateForm, UndoForm
 from quizapp.web.runtime import current_time, new_puzzle_seed
 from quizapp.web.study_tokens import (
+    DAMAGED,
     ShownItem,
     compute_duration_ms,
     epoch_ms,
@@ -51,6 +52,7 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
     context["typed_answer"] = answer_form.answer.data if answer_form else None
     context["hints_used"] = (answer_form.hints_used.data if answer_form else None) or 0
     context["answer_error"] = answer_error
+    context["answer_max"] = ANSWER_MAX
     context["answer_hint"] = ANSWER_HINTS.get(context["puzzle"].get("answer_kind"), "")
     return render_template("study/puzzle.html", skill=item, **context), status
 
@@ -105,7 +107,8 @@ def _verify_or_none(token: str | None) -> ShownItem | None:
 def rate():
     form = RateForm()
     if not form.validate_on_submit():
-        abort(400, "Pick one of Again, Hard, Good or Easy. Nothing was saved.")
+        abort(400, DAMAGED if "token" in form.errors else
+              "Pick one of Again, Hard, Good or Easy. Nothing was saved.")
     shown = verify_shown_item(form.token.data, current_user.id)
     now = current_time()
     duration = compute_duration_ms(shown, now)

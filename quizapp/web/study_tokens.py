@@ -12,7 +12,8 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from quizapp.services.errors import ServiceError
 
 SALT = "quizapp.study-page"
-DAMAGED = "This study page is damaged or from an old session. Nothing was saved; here is the queue."
+DAMAGED = ("This study page is damaged or from an old session. Nothing was saved: open Study "
+           "to carry on from where you are.")
 
 
 @dataclass(frozen=True)

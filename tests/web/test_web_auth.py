@@ -43,6 +43,13 @@ def test_register_validates_fields_and_keeps_what_was_typed(app, client):
     assert "differ" in response.text
     bad_name = register(client, "has space")
     assert bad_name.status_code == 400
+    spaces = client.post("/register", data={
+        "csrf_token": csrf_token(page.text), "username": "bob", "password": "    ",
+        "confirm": "    "})
+    assert spaces.status_code == 400
+    assert spaces.text.count("Type a password; spaces alone do not make one.") == 1
+    assert "Type the same password again." in spaces.text
+    assert "This field is required" not in spaces.text
     assert count_users(app) == 0
 
 

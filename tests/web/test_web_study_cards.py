@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -121,6 +122,11 @@ def test_daily_new_limit_then_the_next_day(app, client, bank, clock):
     rate_current(client, 4)
     page = client.get("/study")
     assert "All done for now" in page.text and shown_key(page.text) is None
+    assert "You have had today's 2 new items; more arrive tomorrow." in page.text
+    assert "Today: 2 new, 0 reviews." in page.text
+    set_limits(app, "sam", new=0)
+    assert "New items are off" in client.get("/study").text
+    set_limits(app, "sam", new=2)
     clock.advance(days=1)
     page = client.get("/study")
     assert shown_key(page.text) == "beta-view"
@@ -136,6 +142,13 @@ def test_daily_review_limit(app, client, bank, clock):
     page = client.get("/study")
     assert "All done for now" in page.text
     assert len(reviews_of(app, "sam")) == 4
+    # Two are overdue but held back by the limit: the page says so, not "due now".
+    assert "Your next review is due" not in page.text
+    assert ("That is today's limit of 1 review. 2 more are due: they wait for tomorrow, "
+            "or raise the limit in Daily limits.") in page.text
+    assert "Today: 3 new, 1 review." in page.text
+    set_limits(app, "sam", reviews=2)
+    assert shown_key(client.get("/study").text) is not None  # a raised limit releases one
 
 
 def test_learning_cards_are_shown_ahead_when_nothing_else_is_left(app, client, bank, clock):
@@ -144,6 +157,25 @@ def test_learning_cards_are_shown_ahead_when_nothing_else_is_left(app, client, b
     rate_current(client, 3)  # Good on a new card: a 10-minute learning step
     page = client.get("/study")
     assert shown_key(page.text) == "alpha-stride" and "learning ahead" in page.text
+    # The card is back before its 10 minutes: the line must not promise them.
+    assert last_rating(page.text) == (
+        "Good: “Question alpha-stride”; nothing else is due, so it is shown again early.")
+
+
+def test_just_after_a_rating_the_line_repeats_the_buttons_label(client, bank, clock):
+    register(client, "sam")
+    page = client.get("/study").text
+    hard = srs.preview_intervals(srs.new_state(clock()), clock(), desired_retention=0.9)[2]
+    assert hard == timedelta(minutes=5, seconds=30)
+    assert re.search(r'value="2"[^>]*>\s*<span class="rate-label">Hard</span>\s*'
+                     r'<span class="rate-interval">6m</span>', page)
+    rate_current(client, 2, page)
+    clock.advance(seconds=1)  # 5m29s left would round to "5m"
+    assert last_rating(client.get("/study").text).endswith(" comes back in 6m.")
+    clock.advance(seconds=59)  # a minute on, the line counts down from now: 4m30s
+    assert last_rating(client.get("/study").text).endswith(" comes back in 5m.")
+    clock.advance(minutes=1)
+    assert last_rating(client.get("/study").text).endswith(" comes back in 4m.")
 
 
 def test_double_submit_is_counted_once(app, client, bank):
@@ -166,6 +198,10 @@ def test_bad_ratings_and_tampered_tokens_are_refused(app, client, bank):
     forged = client.post("/study/rate", data={**data, "token": data["token"][:-3] + "abc",
                                               "rating": "3"})
     assert forged.status_code == 400 and "damaged" in forged.text
+    assert "here is the queue" not in forged.text  # the error page shows no queue
+    empty = client.post("/study/rate", data={**data, "token": "", "rating": "3"})
+    assert empty.status_code == 400 and "damaged" in empty.text
+    assert "Pick one of" in client.post("/study/rate", data={**data, "rating": "9"}).text
     missing_csrf = client.post("/study/rate", data={"token": data["token"], "rating": "3"})
     assert missing_csrf.status_code == 400
     assert reviews_of(app, "sam") == []
@@ -312,11 +348,14 @@ def test_settings_reject_out_of_range_values(app, client, bank):
     register(client, "sam")
     page = client.get("/settings").text
     for field, value in (("desired_retention", "1.5"), ("new_per_day", "-1"),
-                         ("reviews_per_day", "lots"), ("utc_offset_minutes", "10000")):
+                         ("reviews_per_day", "lots"), ("utc_offset_minutes", "10000"),
+                         ("desired_retention", "0.955")):
         data = {"csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
                 "reviews_per_day": "200", "utc_offset_minutes": "0", field: value}
         response = client.post("/settings", data=data)
         assert response.status_code == 400, field
+    # A third decimal would be saved, then shown rounded and saved back rounded unasked.
+    assert "Use at most two decimals" in response.text and 'value="0.955"' in response.text
     with app.app_context():
         user = db.session.scalar(select(User))
         assert (user.desired_retention, user.new_per_day) == (0.9, 20)

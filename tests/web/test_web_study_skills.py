@@ -12,6 +12,7 @@ from webtest_support import csrf_token, rate_current, register, study_token
 from quizapp import puzzles, srs
 from quizapp.extensions import db
 from quizapp.models import Review, Skill
+from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.services.bank_import import load_bank
 from quizapp.web.filters import format_answer
 
@@ -143,8 +144,14 @@ def test_answering_with_a_card_token_is_refused(client, skill_bank):
     assert response.status_code == 404 and "not a puzzle skill" in response.text
 
 
-def test_oversized_answers_are_refused(client, skill_bank):
+def test_oversized_answers_are_refused_at_the_checkers_own_limit(client, skill_bank):
+    """The form, the input box and the puzzle checker agree on one length limit."""
     register(client, "pat")
     page = reach_first_skill(client)
-    response = post_answer(client, page, "1" * 2001)
+    assert f'maxlength="{MAX_RESPONSE_CHARS}"' in page
+    response = post_answer(client, page, "1" * (MAX_RESPONSE_CHARS + 1))
     assert response.status_code == 400
+    assert f"between 1 and {MAX_RESPONSE_CHARS} characters" in response.text
+    at_limit = post_answer(client, page, "(" + "1, " * ((MAX_RESPONSE_CHARS - 2) // 3) + ")")
+    assert at_limit.status_code in (200, 422)  # read by the checker, whatever its verdict
+    assert "at most" not in at_limit.text
