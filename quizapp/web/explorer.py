@@ -40,8 +40,17 @@ def index():
     if problem:
         return render_template("explorer.html", expr=raw[:EXPR_MAX], doc=None, problem=problem,
                                examples=EXAMPLES), 400
-    return render_template("explorer.html", expr=expr, doc=explain_chain(expr), problem=None,
-                           examples=EXAMPLES)
+    doc = explain_chain(expr)
+    return render_template("explorer.html", expr=expr, doc=doc, problem=None,
+                           examples=EXAMPLES), compute_status(doc)
+
+
+def compute_status(doc: dict) -> int:
+    """422 when the input is outside the expression language: nothing past that point was run,
+    and the document says where and why. A chain that torch itself refuses is an answer (200):
+    showing why a view was refused is what the explorer is for."""
+    error = doc.get("error")
+    return 422 if error and error.get("type") == "ExpressionError" else 200
 
 
 @bp.route("/api/explain", methods=["GET", "POST"])
@@ -57,4 +66,5 @@ def api_explain():
     expr, problem = validate_expr(raw)
     if problem:
         return render_error(400, problem)
-    return jsonify(explain_chain(expr))
+    doc = explain_chain(expr)
+    return jsonify(doc), compute_status(doc)

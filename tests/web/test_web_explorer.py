@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import html
 
+import pytest
+from markupsafe import escape
+
 from quizapp.engine import explain
 
 CHAIN = "torch.arange(24.).view(2, 3, 4).transpose(0, 1)"
@@ -48,8 +51,28 @@ def test_input_outside_the_language_is_answered_not_run(client):
     doc = explain(hostile)
     assert doc["error"]["type"] == "ExpressionError"
     page = client.get("/explorer", query_string={"expr": hostile})
-    assert page.status_code == 200
+    assert page.status_code == 422
     assert "ExpressionError" in page.text
+    api = client.get("/api/explain", query_string={"expr": hostile})
+    assert api.status_code == 422 and api.get_json() == doc
+
+
+@pytest.mark.parametrize("expr", ["torch.arange(6).view(2.5)", "torch.arange(6).view(2, 3",
+                                  "torch.arange(10**30)", "torch.arange(6)" + ".t()" * 70])
+def test_a_language_error_mid_chain_is_422_and_keeps_the_steps_before_it(client, expr):
+    doc = explain(expr)
+    assert doc["error"]["type"] == "ExpressionError", doc["error"]
+    response = client.post("/api/explain", json={"expr": expr})
+    assert response.status_code == 422 and response.get_json() == doc
+    page = client.get("/explorer", query_string={"expr": expr})
+    assert page.status_code == 422 and escape(doc["error"]["message"]) in page.text
+
+
+def test_a_chain_torch_refuses_is_an_answer_not_an_error(client):
+    doc = explain(REFUSED)
+    assert doc["error"]["type"] == "RuntimeError"
+    assert client.get("/explorer", query_string={"expr": REFUSED}).status_code == 200
+    assert client.get("/api/explain", query_string={"expr": REFUSED}).status_code == 200
 
 
 def test_explorer_bad_input_gets_400(client):
