@@ -7,6 +7,7 @@ from flask import Flask
 from quizapp.web import assets, auth, errors, explorer, health, questions, settings, study
 from quizapp.web.filters import register_filters
 from quizapp.web.fragments import init_fragments
+from quizapp.web.input_guard import register_input_guard
 from quizapp.web.runtime import register_fixed_urls, register_headers
 from quizapp.web.session_cookie import register_session_cookie
 
@@ -16,6 +17,7 @@ def register_web(app: Flask) -> None:
     errors.register_error_handlers(app)
     register_session_cookie(app)
     register_headers(app)
+    register_input_guard(app)
     register_fixed_urls(app)
     register_filters(app)
     init_fragments(app)
