@@ -35,6 +35,7 @@ from quizapp.services.settings import (
 USERNAME_MAX_INPUT = 40
 ANSWER_MAX = MAX_RESPONSE_CHARS  # what the puzzle checker reads; longer is refused there anyway
 TOKEN_MAX = 1000
+ID_MAX = 2**31 - 1  # Integer primary keys: PostgreSQL refuses a larger value (a 500, not a 404)
 # DataRequired strips the text first, so these also answer a password of spaces only.
 NO_PASSWORD = "Type a password; spaces alone do not make one."
 NO_REPEAT = "Type the same password again."
@@ -113,7 +114,7 @@ class AnswerForm(StudyForm):
 
 
 class UndoForm(StudyForm):
-    review_id = IntegerField(validators=[InputRequired(), NumberRange(1, 2**62)])
+    review_id = IntegerField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
 
 
 class ExplainQueryForm(FlaskForm):

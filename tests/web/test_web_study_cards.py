@@ -298,6 +298,9 @@ def test_another_users_or_unknown_review_ids_get_404(app, client, bank):
     assert response.status_code == 404
     assert "no such review" in response.text
     assert undo(other, 999_999).status_code == 404
+    assert undo(other, 2**31 - 1).status_code == 404  # the largest id a column can hold
+    assert undo(other, 2**31).status_code == 400  # PostgreSQL would refuse it: a 500 once
+    assert undo(other, 2**62).status_code == 400
     assert undo(other, 0).status_code == 400
     assert len(reviews_of(app, "sam")) == 1
 
