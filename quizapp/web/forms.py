@@ -79,7 +79,10 @@ class SettingsForm(FlaskForm):
     def validate_desired_retention(self, field: DecimalField) -> None:
         # The field shows two decimals: a third would be saved, then shown (and saved back)
         # rounded, changing the setting without anyone asking.
-        if field.data is not None and field.data != field.data.quantize(Decimal("0.01")):
+        # NumberRange has already refused what is missing, out of range, NaN or infinite.
+        if field.errors or field.data is None or not field.data.is_finite():
+            return
+        if field.data != field.data.quantize(Decimal("0.01")):
             raise ValidationError("Use at most two decimals, e.g. 0.9 or 0.95.")
 
 

@@ -16,7 +16,9 @@ bp = Blueprint("questions", __name__)
 def read_filters() -> question_browser.CardFilters:
     args = request.args
     page_text = args.get("page", "1")
-    page = int(page_text) if page_text.isdigit() and len(page_text) < 7 else 0
+    # isascii: "²" and other Unicode digits pass isdigit() but not int().
+    readable = page_text.isascii() and page_text.isdigit() and len(page_text) < 7
+    page = int(page_text) if readable else 0
     return question_browser.CardFilters(
         level=args.get("level", "").strip(), concept=args.get("concept", "").strip(),
         importance=args.get("importance", "").strip(), text=args.get("q", ""), page=page)
