@@ -17,6 +17,8 @@ from pygments.util import ClassNotFound
 from quizapp.web.code_lexer import compute_code_tokens
 
 HIGHLIGHT_CLASS = "highlight"
+PYGMENTS_LIGHT = "default"
+PYGMENTS_DARK = "github-dark"
 PYTHON_NAMES = frozenset({"python", "py", "python3", "py3"})
 # nowrap: we write the <pre> ourselves so markdown-it uses it as is (it must start with "<pre").
 _FORMATTER = HtmlFormatter(nowrap=True)
@@ -87,7 +89,11 @@ def render_python(code: str) -> Markup:
 
 
 def compute_pygments_css() -> str:
-    """Light theme by default, a dark one when the browser prefers dark."""
-    light = HtmlFormatter(style="friendly").get_style_defs(f".{HIGHLIGHT_CLASS}")
-    dark = HtmlFormatter(style="github-dark").get_style_defs(f".{HIGHLIGHT_CLASS}")
+    """Light theme by default, a dark one when the browser prefers dark.
+
+    Both keep every token colour at 4.5:1 or more on their own background (WCAG AA); only the
+    invisible whitespace class is fainter. "friendly" put comments and numbers near 2.6:1.
+    """
+    light = HtmlFormatter(style=PYGMENTS_LIGHT).get_style_defs(f".{HIGHLIGHT_CLASS}")
+    dark = HtmlFormatter(style=PYGMENTS_DARK).get_style_defs(f".{HIGHLIGHT_CLASS}")
     return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"

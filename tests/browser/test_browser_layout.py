@@ -1,0 +1,216 @@
+"""Layout in chromium: no sideways scrolling at 375 px, WCAG AA text contrast, one-line tuples."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from urllib.parse import quote
+
+import pytest
+from webtest_support import make_card
+
+from quizapp.extensions import db
+from quizapp.services.bank_import import import_cards
+
+pytestmark = pytest.mark.browser
+PASSWORD = "a long browser password"
+SCHEMES = ["light", "dark"]
+PHONE = {"width": 375, "height": 800}
+DESKTOP = {"width": 1440, "height": 900}
+AA = 4.5  # WCAG 2 AA for body text; held for every text here, large or not
+
+LONG_CODE = """\
+import torch  # the memory format changes the strides, never the shape
+
+x = torch.zeros(2, 3, 4, 5).to(memory_format=torch.channels_last)
+print(f"shape {tuple(x.shape)} strides {x.stride()}", x.is_contiguous() is False)
+try:
+    torch.zeros(3, 4, 5).to(memory_format=torch.channels_last)
+except RuntimeError as error:
+    print(error, 0x10, 1.5)
+"""
+# A card whose prose has identifiers longer than a phone is wide, and code with every kind of token.
+LONG_CARD = dataclasses.replace(
+    make_card("long-inline-code", title="Strides of a channels_last tensor",
+              frequency="very-common",
+              question="Do `x.is_contiguous(memory_format=torch.channels_last)` and "
+                       "`x.contiguous(memory_format=torch.channels_last).stride()` agree?"),
+    basics="`torch.zeros(2, 3, 4, 5).to(memory_format=torch.channels_last).stride()` is "
+           "(60, 1, 15, 3), so `is_contiguous(memory_format=torch.channels_last)` is True.",
+    code=LONG_CODE)
+# One card per level and importance, so /questions shows every badge colour.
+BANK = [LONG_CARD,
+        make_card("layout-middle", level="middle", importance="should-know"),
+        make_card("layout-senior", level="senior", importance="nice-to-know", frequency="rare"),
+        make_card("layout-principal", level="principal", frequency="occasional")]
+CHANNELS_LAST = "torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)"
+# A copy and a view, so the result table shows both storage badges.
+EXPLORER = f"/explorer?expr={quote(CHANNELS_LAST)}"
+EXPLORER_VIEW = f"/explorer?expr={quote('torch.arange(24.).view(2, 3, 4).transpose(0, 1).view(3, 8)')}"
+ANONYMOUS_PAGES = ["/", "/questions", "/questions/long-inline-code", "/questions/layout-middle",
+                   "/explorer", EXPLORER, EXPLORER_VIEW, "/login", "/register"]
+ACCOUNT_PAGES = ["/", "/study", "/settings", "/study/history", "/questions/long-inline-code"]
+
+# Every element with its own visible text: its colour (faded by any opacity on the way up) against
+# the background it sits on (the nearest backgrounds up the tree, blended until one is opaque).
+CONTRAST_JS = """() => {
+  const rgba = (css) => {
+    const v = css.match(/[\\d.]+/g).map(Number);
+    return v.length > 3 ? v : [...v, 1];
+  };
+  const over = (top, bottom) => [0, 1, 2].map((i) => top[i] * top[3] + bottom[i] * (1 - top[3]));
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map((v) => {
+      v /= 255;
+      return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const background = (element) => {
+    const layers = [];
+    for (let node = element; node; node = node.parentElement) {
+      const layer = rgba(getComputedStyle(node).backgroundColor);
+      if (layer[3] > 0) layers.push(layer);
+      if (layer[3] === 1) break;
+    }
+    return layers.reverse().reduce((below, layer) => over(layer, [...below, 1]), [255, 255, 255]);
+  };
+  const opacity = (element) => {
+    let value = 1;
+    for (let node = element; node; node = node.parentElement) {
+      value *= Number(getComputedStyle(node).opacity);
+    }
+    return value;
+  };
+  const found = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    const text = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
+      .map((node) => node.textContent).join("").trim();
+    const style = getComputedStyle(element);
+    const box = element.getBoundingClientRect();
+    if (!text || element.closest("[disabled]") || style.visibility !== "visible"
+        || !element.checkVisibility() || box.width <= 1 || box.height <= 1) continue;
+    const color = rgba(style.color);
+    color[3] *= opacity(element);
+    const below = background(element);
+    const [light, dark] = [luminance(over(color, [...below, 1])), luminance(below)]
+      .sort((a, b) => b - a);
+    found.push({element: [element.tagName.toLowerCase(), ...element.classList].join("."),
+                text: text.slice(0, 40), color: style.color,
+                background: `rgb(${below.map(Math.round).join(", ")})`,
+                ratio: (light + 0.05) / (dark + 0.05)});
+  }
+  return found;
+}"""
+
+
+@pytest.fixture
+def base(live_server):
+    """The live server with this module's cards as its bank (the shared sample cards retire)."""
+    with live_server["app"].app_context():
+        import_cards(db.session, BANK, datetime.now(UTC))
+        db.session.remove()
+    return live_server["url"]
+
+
+def new_page(browser, scheme: str, viewport: dict):
+    context = browser.new_context(color_scheme=scheme, viewport=viewport)
+    context.set_default_timeout(15_000)
+    return context.new_page()
+
+
+def register(page, base: str, username: str) -> None:
+    page.goto(f"{base}/register")
+    page.fill("#username", username)
+    page.fill("#password", PASSWORD)
+    page.fill("#confirm", PASSWORD)
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+
+
+def reveal_answer(page) -> None:
+    page.keyboard.press("Space")
+    page.locator(".rate-bar").wait_for(state="visible")
+
+
+def page_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def low_contrast(page, label: str, checked: set[str]) -> list[str]:
+    """Text on ``page`` below AA, as readable lines; adds the kinds of element seen to ``checked``."""
+    found = page.evaluate(CONTRAST_JS)
+    checked.update(item["element"] for item in found)
+    faint = {(item["element"], item["color"], item["background"]): item
+             for item in found if item["ratio"] < AA}  # one line per kind of element and colour
+    return [f"{label} {item['element']} {item['text']!r}: {item['ratio']:.2f} "
+            f"({item['color']} on {item['background']})" for item in faint.values()]
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_no_page_scrolls_sideways_on_a_phone(browser, base, scheme):
+    page = new_page(browser, scheme, PHONE)
+    too_wide = {}
+    for path in ANONYMOUS_PAGES:
+        page.goto(base + path)
+        too_wide[path] = page_width(page)
+    register(page, base, f"phone-{scheme}")
+    for path in ACCOUNT_PAGES:
+        page.goto(base + path)
+        too_wide["(logged in) " + path] = page_width(page)
+    page.goto(f"{base}/study")
+    assert page.locator("article[data-item-key]").get_attribute("data-item-key") == LONG_CARD.id
+    reveal_answer(page)
+    too_wide["/study, answer shown"] = page_width(page)
+    with page.expect_navigation():
+        page.keyboard.press("2")
+    page.goto(f"{base}/study/history")
+    assert page.locator("tr[data-review-id]").count() == 1
+    too_wide["/study/history, one review"] = page_width(page)
+    page.context.close()
+    wide = [f"{path}: {width} px" for path, width in too_wide.items() if width > PHONE["width"]]
+    assert wide == [], "\n".join(wide)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_text_contrast_meets_wcag_aa(browser, base, scheme):
+    page = new_page(browser, scheme, DESKTOP)
+    failures: list[str] = []
+    checked: set[str] = set()
+    for path in ["/questions", "/questions/long-inline-code", EXPLORER, EXPLORER_VIEW]:
+        page.goto(base + path)
+        failures += low_contrast(page, path, checked)
+    register(page, base, f"contrast-{scheme}")
+    page.goto(f"{base}/")
+    failures += low_contrast(page, "/ (logged in)", checked)
+    page.goto(f"{base}/study")
+    failures += low_contrast(page, "/study", checked)  # the Show answer button and its key
+    reveal_answer(page)
+    failures += low_contrast(page, "/study, answer shown", checked)
+    with page.expect_navigation():
+        page.keyboard.press("2")  # Hard, so the history shows that rating's chip
+    page.goto(f"{base}/study/history")
+    failures += low_contrast(page, "/study/history", checked)
+    page.context.close()
+    # The colours QA found too faint are all on these pages: comments, numbers, interpolation and
+    # the torch module name in code, every level badge, both storage badges, the rating labels
+    # (and the key shown on the Show answer button).
+    assert {"span.c1", "span.mi", "span.mf", "span.mh", "span.si", "span.nn", "span.ne", "span.ow",
+            "span.badge.level.level-junior", "span.badge.level.level-middle",
+            "span.badge.level.level-senior", "span.badge.level.level-principal",
+            "span.badge.importance.importance-must-know", "span.badge.copy", "span.badge.alias",
+            "span.rate-label", "span.rating-chip.rate-2",
+            "summary.button.primary.reveal-button", "kbd.js-only"} <= checked
+    assert failures == [], "\n".join(failures)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_explorer_shapes_and_strides_stay_on_one_line(browser, base, viewport):
+    page = new_page(browser, "light", viewport)
+    page.goto(base + EXPLORER)
+    cells = page.locator(".explain .step-row td.tuple code")
+    assert cells.count() == 4
+    lines = cells.evaluate_all("codes => codes.map(c => [c.textContent, c.getClientRects().length])")
+    assert [text for text, count in lines if count != 1] == []
+    assert page_width(page) <= viewport["width"]  # a narrow table scrolls in its own box
+    page.context.close()
