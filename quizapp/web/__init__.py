@@ -20,6 +20,7 @@ def register_web(app: Flask) -> None:
     register_input_guard(app)
     register_fixed_urls(app)
     register_filters(app)
+    assets.register_asset_versions(app)
     init_fragments(app)
     for blueprint in (
         auth.bp, study.bp, questions.bp, explorer.bp, settings.bp, health.bp, assets.bp,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from webtest_support import make_card
@@ -81,10 +82,14 @@ def test_unknown_card_ids_get_404(client, bank):
     assert client.get("/questions/" + "x" * 300).status_code == 404
 
 
-def test_pygments_stylesheet_is_served_locally(client):
+def test_pygments_stylesheet_is_served_locally_under_a_url_naming_its_content(client):
     response = client.get("/assets/pygments.css")
     assert response.status_code == 200 and response.mimetype == "text/css"
     assert ".highlight .k" in response.text and "prefers-color-scheme: dark" in response.text
+    # It is cached for a day, so pages name the version: a changed theme is a new URL.
+    digest = hashlib.sha256(response.data).hexdigest()[:12]
+    page = client.get("/explorer").text
+    assert f'href="/assets/pygments.css?v={digest}"' in page
 
 
 def test_pages_use_no_third_party_resources(client, bank):
