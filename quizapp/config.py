@@ -12,6 +12,7 @@ from sqlalchemy.exc import ArgumentError
 
 ENVIRONMENTS = ("development", "testing", "production")
 SECRET_KEY_FILENAME = "secret_key"
+SECRET_KEY_MIN = 32  # characters of a key from the environment, a key file or instance/
 TESTING_SECRET_KEY = "testing-only-secret-key"
 # werkzeug's "scrypt:n:r:p"; the default is werkzeug's own (n=2**15, r=8, p=1).
 DEFAULT_PASSWORD_HASH = "scrypt"
@@ -77,23 +78,31 @@ def load_or_create_secret_key(instance_path: str) -> str:
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_hex(32))
     key = path.read_text().strip()
-    if len(key) < 32:
-        raise ConfigError(f"{path} holds a key shorter than 32 characters; delete it to regenerate")
+    if len(key) < SECRET_KEY_MIN:
+        raise ConfigError(
+            f"{path} holds a key shorter than {SECRET_KEY_MIN} characters; delete it to regenerate")
     return key
 
 
 def compute_secret_key(environ: Mapping[str, str], env_name: str, instance_path: str) -> str:
     """SECRET_KEY from QUIZAPP_SECRET_KEY or QUIZAPP_SECRET_KEY_FILE; required in production."""
-    if environ.get("QUIZAPP_SECRET_KEY"):
-        return environ["QUIZAPP_SECRET_KEY"]
+    if environ.get("QUIZAPP_SECRET_KEY"):  # empty counts as unset (the Dockerfile relies on it)
+        key = environ["QUIZAPP_SECRET_KEY"].strip()
+        # The same floor as a key file: a short key signs sessions anyone could forge.
+        if len(key) < SECRET_KEY_MIN:
+            raise ConfigError(f"QUIZAPP_SECRET_KEY holds {len(key)} characters; use at least "
+                              f"{SECRET_KEY_MIN}, e.g. python -c 'import secrets; "
+                              "print(secrets.token_hex(32))'")
+        return key
     if environ.get("QUIZAPP_SECRET_KEY_FILE"):
         key_path = Path(environ["QUIZAPP_SECRET_KEY_FILE"])
         try:
             key = key_path.read_text().strip()
         except OSError as exc:
             raise ConfigError(f"cannot read QUIZAPP_SECRET_KEY_FILE {key_path}: {exc}") from None
-        if len(key) < 32:
-            raise ConfigError(f"QUIZAPP_SECRET_KEY_FILE {key_path} holds fewer than 32 characters")
+        if len(key) < SECRET_KEY_MIN:
+            raise ConfigError(
+                f"QUIZAPP_SECRET_KEY_FILE {key_path} holds fewer than {SECRET_KEY_MIN} characters")
         return key
     if env_name == "testing":
         return TESTING_SECRET_KEY
@@ -113,7 +122,8 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
     return {
         "QUIZAPP_ENV": env_name,
         "TESTING": testing,
-        "SQLALCHEMY_DATABASE_URI": environ.get("QUIZAPP_DATABASE_URL", default_db),
+        # An empty value counts as unset, as with a shell's VAR= prefix.
+        "SQLALCHEMY_DATABASE_URI": environ.get("QUIZAPP_DATABASE_URL") or default_db,
         "SQLITE_BUSY_TIMEOUT_MS": canonicalize_int(
             environ.get("QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", "10000"),
             "QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", 0, 600_000),

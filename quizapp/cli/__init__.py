@@ -8,6 +8,7 @@ from quizapp.app import create_app
 from quizapp.cli.content_cmd import content
 from quizapp.cli.content_load_cmd import load
 from quizapp.cli.explain_cmd import explain
+from quizapp.cli.failures import run_reporting_failures
 from quizapp.cli.puzzle_cmd import puzzle
 
 cli = FlaskGroup(create_app=create_app, help="quizapp: tensor-layout quizzes, puzzles and the explorer.")
@@ -18,4 +19,4 @@ content.add_command(load)
 
 
 def main() -> None:
-    cli.main(prog_name="quizapp")
+    run_reporting_failures(lambda: cli.main(prog_name="quizapp"))

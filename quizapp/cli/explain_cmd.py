@@ -6,6 +6,7 @@ import json
 
 import click
 
+from quizapp.cli.failures import require_torch
 from quizapp.engine import explain as explain_expression
 from quizapp.engine import torch_explain
 from quizapp.engine.torch_explain import document_differences
@@ -89,6 +90,8 @@ def explain(expr: str, as_json: bool, check: bool) -> None:
     Exit status: 0 when the chain was explained (even if torch would raise at some step),
     1 when --check finds a disagreement, 2 when the input is outside the expression language.
     """
+    if check:
+        require_torch("--check")
     doc = explain_expression(expr)
     if as_json and not check:
         click.echo(json.dumps(doc, indent=2))

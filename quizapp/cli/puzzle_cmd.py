@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from quizapp.cli.failures import require_torch
 from quizapp.puzzles import LEVELS, check, families, generate
 from quizapp.puzzles.registry import FAMILIES, MAX_SEED
 from quizapp.puzzles.rendering import LETTERS, fmt_answer
@@ -58,6 +59,7 @@ def ask(puzzle: dict) -> None:
 
 
 def run_verify(count: int) -> None:
+    require_torch("--verify")
     summary = verify(count)
     for mismatch in summary.mismatches[:20]:
         click.echo(

@@ -41,6 +41,21 @@ def test_production_takes_the_key_from_the_environment_or_a_file(clean_env, tmp_
         create_app({"INSTANCE_PATH": str(tmp_path)})
 
 
+@pytest.mark.parametrize("key", ["a", " " * 40, "k" * 31 + "   "])
+def test_a_short_or_blank_key_in_the_environment_is_refused(clean_env, tmp_path, key):
+    """The file path always had a 32-character floor; the variable now has the same one."""
+    clean_env.setenv("QUIZAPP_ENV", "production")
+    clean_env.setenv("QUIZAPP_SECRET_KEY", key)
+    with pytest.raises(ConfigError, match="use at least 32"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
+
+
+def test_an_empty_database_url_means_the_default(clean_env, tmp_path):
+    clean_env.setenv("QUIZAPP_DATABASE_URL", "")
+    app = create_app({"INSTANCE_PATH": str(tmp_path)})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path / 'quizapp.db'}"
+
+
 def test_development_generates_a_key_once_and_reuses_it(clean_env, tmp_path):
     first = create_app({"INSTANCE_PATH": str(tmp_path)}).config["SECRET_KEY"]
     second = create_app({"INSTANCE_PATH": str(tmp_path)}).config["SECRET_KEY"]

@@ -1,0 +1,102 @@
+"""The quizapp command answers a bad setting, database or install in one line, not a traceback."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from quizapp.cli import cli, failures
+
+ROOT = Path(__file__).resolve().parents[2]
+MIGRATIONS = str(ROOT / "migrations")
+
+
+def run_quizapp(instance: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """The installed entry point (quizapp.cli:main) in a fresh process, as a user runs it."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("QUIZAPP_")}
+    return subprocess.run(
+        [sys.executable, "-c", "from quizapp.cli import main; main()", *args],
+        env={**clean, "QUIZAPP_INSTANCE_PATH": str(instance), **env},
+        capture_output=True, text=True, timeout=120, check=False)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess, words: str) -> None:
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines() == [result.stderr.strip()], result.stderr
+    assert result.stderr.startswith("Error: ") and words in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize(("env", "words"), [
+    ({"QUIZAPP_DATABASE_URL": "nonsense"}, "QUIZAPP_DATABASE_URL is not a database URL"),
+    ({"QUIZAPP_DATABASE_URL": "foo://bar"}, "has no driver for"),
+    ({"QUIZAPP_ENV": "production"}, "QUIZAPP_SECRET_KEY (or QUIZAPP_SECRET_KEY_FILE) is required"),
+    ({"QUIZAPP_ENV": "production", "QUIZAPP_SECRET_KEY": "short"}, "use at least 32"),
+])
+def test_bad_settings_are_one_line(tmp_path, env, words):
+    assert_one_line_error(run_quizapp(tmp_path, "db", "upgrade", "--directory", MIGRATIONS,
+                                      **env), words)
+
+
+def test_a_file_that_is_not_a_database_is_one_line_and_left_alone(tmp_path):
+    garbage = os.urandom(4096)
+    (tmp_path / "quizapp.db").write_bytes(garbage)
+    result = run_quizapp(tmp_path, "db", "upgrade", "--directory", MIGRATIONS)
+    assert_one_line_error(result, "the database could not be used: file is not a database")
+    assert (tmp_path / "quizapp.db").read_bytes() == garbage
+
+
+def test_loading_into_an_unmigrated_database_says_what_to_run(tmp_path):
+    result = run_quizapp(tmp_path, "content", "load")
+    assert_one_line_error(result, "has `quizapp db upgrade --directory migrations` run?")
+
+
+def test_the_traceback_is_there_when_asked_for(tmp_path):
+    result = run_quizapp(tmp_path, "db", "upgrade", QUIZAPP_DATABASE_URL="nonsense",
+                         QUIZAPP_TRACEBACK="1")
+    assert result.returncode == 1
+    assert "Traceback" in result.stderr and "ConfigError" in result.stderr
+
+
+def test_torch_checks_say_torch_is_missing(monkeypatch):
+    """Where torch is not installed (the Docker image), the checks refuse instead of reporting
+    every puzzle as a mismatch."""
+    monkeypatch.setattr(failures, "find_spec", lambda name: None)
+    for args in (["explain", "--check", "torch.arange(6)"], ["puzzle", "--verify", "--count", "1"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 1, result.output
+        assert "runs real torch, which is not installed here" in result.output
+        assert "MISMATCH" not in result.output
+
+
+def readme_commands() -> list[list[str]]:
+    """The quizapp commands in README's shell blocks, without their comments."""
+    text = (ROOT / "README.md").read_text()
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            words = shlex.split(line.split("  #")[0])
+            if words[:1] == [".venv/bin/quizapp"]:
+                commands.append(words[1:])
+    return commands
+
+
+@pytest.mark.torch
+def test_the_readmes_explain_and_puzzle_examples_run():
+    """A newcomer copies these first; the database and bank commands are tested elsewhere,
+    and --verify (every family under torch) has its own test."""
+    runnable = [c for c in readme_commands()
+                if c[0] in ("explain", "puzzle") and "--verify" not in c]
+    assert len(runnable) >= 5, runnable
+    for command in runnable:
+        if command[0] == "puzzle" and "--list" not in command:
+            command = [*command, "--answer"]  # without it the puzzle waits for an answer
+        result = CliRunner().invoke(cli, command)
+        assert result.exit_code == 0, (command, result.output)
