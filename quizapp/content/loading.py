@@ -8,9 +8,15 @@ from pathlib import Path
 import yaml
 
 from quizapp.content.model import Card, ContentError, Problem
-from quizapp.content.parsing import parse_card
+from quizapp.content.parsing import NESTING_ERRORS, parse_card
 from quizapp.content.samples import Sample
-from quizapp.content.validation import ID_RE, compute_card, validate_card
+from quizapp.content.validation import (
+    ID_RE,
+    TAG_MAX,
+    compute_card,
+    validate_card,
+    validate_column_text,
+)
 
 CARDS_DIR = "cards"
 CONCEPTS_FILE = "concepts.yaml"
@@ -37,22 +43,46 @@ def default_content_root() -> Path:
 
 
 def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
-    """A file's UTF-8 text, or the problem that stops it from being read."""
+    """A file's UTF-8 text (a leading byte order mark dropped), or the problem that stops it."""
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             return None, [Problem(shown, 1, f"file is larger than {MAX_FILE_BYTES} bytes")]
-        return path.read_text(encoding="utf-8"), []
+        text = path.read_text(encoding="utf-8-sig")  # editors on Windows may add a BOM
     except UnicodeDecodeError as err:
         return None, [Problem(shown, 1, f"file is not valid UTF-8: {err.reason}")]
     except OSError as err:
         return None, [Problem(shown, 1, f"cannot read file: {err.strerror or err}")]
+    if "\x00" in text:  # PostgreSQL cannot store NUL in a text column
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        return None, [Problem(shown, line, "file contains a NUL character")]
+    return text, []
+
+
+def validate_inside_root(path: Path, root: Path, shown: str) -> list[Problem]:
+    """A symbolic link may only point inside the content folder (content/README.md "Rules")."""
+    target = path.resolve()
+    if target.is_relative_to(root.resolve()):
+        return []
+    return [Problem(shown, 1, f"refused: a symbolic link to {target}, outside the content folder")]
+
+
+def validate_concept_entry(tag: object, description: object, line: int) -> list[tuple[int, str]]:
+    """One ``tag: description`` line of concepts.yaml, as the concept table can store it."""
+    if not isinstance(tag, str) or not ID_RE.match(tag):
+        return [(line, f"tag {tag!r} must be lower-case words joined by dashes")]
+    if not isinstance(description, str) or not description.strip():
+        return [(line, f"tag '{tag}' needs a one-line description")]
+    return (validate_column_text(tag, f"tag '{tag}'", TAG_MAX, line)
+            + validate_column_text(description, f"the description of '{tag}'", None, line))
 
 
 def compute_concepts(root: Path) -> tuple[dict[str, str], list[Problem]]:
     """concepts.yaml as tag -> description, plus problems (never raises)."""
     path = root / CONCEPTS_FILE
     shown = str(path)
-    text, problems = read_text(path, shown)
+    problems = validate_inside_root(path, root, shown) if path.is_file() else []
+    text, read_problems = (None, []) if problems else read_text(path, shown)
+    problems += read_problems
     if text is None:
         return {}, problems
     try:
@@ -60,6 +90,8 @@ def compute_concepts(root: Path) -> tuple[dict[str, str], list[Problem]]:
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         return {}, [Problem(shown, mark.line + 1 if mark else 1, f"not valid YAML: {err}")]
+    except NESTING_ERRORS:
+        return {}, [Problem(shown, 1, "concepts.yaml is nested too deeply to read")]
     if not isinstance(data, dict) or not data:
         return {}, [Problem(shown, 1, "concepts.yaml must map each tag to a one-line description")]
     lines = {line.split(":", 1)[0].strip(): number
@@ -67,12 +99,9 @@ def compute_concepts(root: Path) -> tuple[dict[str, str], list[Problem]]:
              if line[:1].strip() and not line.startswith("#") and ":" in line}
     concepts: dict[str, str] = {}
     for tag, description in data.items():
-        line = lines.get(str(tag), 1)
-        if not isinstance(tag, str) or not ID_RE.match(tag):
-            problems.append(Problem(shown, line, f"tag {tag!r} must be lower-case words joined by dashes"))
-        elif not isinstance(description, str) or not description.strip():
-            problems.append(Problem(shown, line, f"tag '{tag}' needs a one-line description"))
-        else:
+        found = validate_concept_entry(tag, description, lines.get(str(tag), 1))
+        problems += [Problem(shown, line, message) for line, message in found]
+        if not found:
             concepts[tag] = description.strip()
     return concepts, problems
 
@@ -94,10 +123,16 @@ def list_card_files(root: Path) -> tuple[list[Path], list[Problem]]:
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
-        if entry.is_file() and entry.suffix == CARD_SUFFIX:
-            files.append(entry)
-        else:
+        if not (entry.is_file() and entry.suffix == CARD_SUFFIX):
             problems.append(Problem(str(entry), 1, "not a card: cards are files named '<id>.md'"))
+            continue
+        refused = validate_inside_root(entry, root, str(entry))
+        problems += refused
+        if not refused:
+            files.append(entry)
+    if not files:  # `content load` refuses an empty bank (it would retire every card)
+        problems.append(Problem(str(folder), 1, "no cards given: the cards folder holds no "
+                                                "'<id>.md' file to load"))
     return files, problems
 
 

@@ -13,6 +13,9 @@ _SECTION_RE = re.compile(r"^##(?:\s+(.*?))?\s*$")
 _SUBSECTION_RE = re.compile(r"^###(?:\s+(.*?))?\s*$")
 # CommonMark fences: up to three spaces of indent, three or more backticks, an info word.
 _FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,})\s*([^`\s]*)[^`]*$")
+# What the YAML and Python parsers raise on input nested deeper than they can follow
+# (``[[[[...`` or ``- - - -...1``): a problem with the file, never a crash.
+NESTING_ERRORS = (RecursionError, MemoryError)
 
 
 @dataclass
@@ -92,6 +95,9 @@ def parse_front_matter(lines: list[str]) -> tuple[dict | None, dict[str, int], i
         line = 2 + mark.line if mark is not None else 1
         reason = getattr(err, "problem", None) or str(err).splitlines()[0]
         problems.append((line, f"front matter is not valid YAML: {reason}"))
+        return None, key_lines, end + 1, problems
+    except NESTING_ERRORS:
+        problems.append((1, "front matter is nested too deeply to read"))
         return None, key_lines, end + 1, problems
     if front is None:
         front = {}

@@ -1,7 +1,8 @@
 """Worker process for the sample runner: imports torch once, then runs one sample per request.
 
 Protocol (one JSON object per line): the worker first answers ``{"ready": true, "torch": ...}``;
-each request ``{"source": ..., "filename": ...}`` gets ``{"stdout", "error", "error_line"}``.
+each request ``{"source": ..., "filename": ...}`` gets ``{"stdout", "error", "error_line",
+"restart"}``.
 The samples are the repository's own card files (content/cards/*.md), never user input.
 This file is run by path (``python -P sample_worker.py``) so it imports nothing from quizapp.
 """
@@ -29,18 +30,48 @@ def open_protocol_streams() -> tuple[io.TextIOWrapper, io.TextIOWrapper]:
     return requests, replies
 
 
-def reset_global_state(torch) -> None:
-    """Give every sample the same starting point whatever ran before it in this process."""
+def reset_global_state(torch, threads: int) -> None:
+    """Give every sample the same starting point whatever ran before it in this process.
+
+    content/README.md "How samples run": seeds, print options, default device and dtype, grad
+    mode and the other process-wide torch switches a sample can flip; ``threads`` is the
+    worker's initial torch thread count (float reductions may depend on it).
+    """
     torch.manual_seed(0)
     random.seed(0)
     torch.set_printoptions(profile="default", sci_mode=None)
+    torch.set_default_device(None)  # None drops the global device context: back to cpu
     torch.set_default_dtype(torch.float32)
     torch.set_grad_enabled(True)
+    if torch.are_deterministic_algorithms_enabled():  # the call costs a second even when off
+        torch.use_deterministic_algorithms(False)
+    torch.autograd.set_detect_anomaly(False)
+    torch.set_float32_matmul_precision("highest")
+    torch.set_flush_denormal(False)
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
 
 
-def run_sample(torch, source: str, filename: str) -> dict:
-    """Execute ``source`` in a fresh namespace, capturing what it prints."""
-    reset_global_state(torch)
+def compute_needs_restart(torch, threads: int) -> bool:
+    """Reset after a sample; True when it left state no reset undoes, so the worker is replaced.
+
+    That is a ``torch.device(...)``, autocast or other mode entered by hand and never exited
+    (the reset leaves no mode of its own on torch's function mode stack) or inference mode.
+    """
+    try:
+        reset_global_state(torch, threads)
+    except Exception:  # noqa: BLE001 - whatever torch refuses to reset, a new process fixes
+        return True
+    return (torch._C._len_torch_function_stack() > 0 or torch.is_inference_mode_enabled()
+            or torch.is_autocast_enabled("cpu"))
+
+
+def run_sample(torch, source: str, filename: str, threads: int) -> dict:
+    """Execute ``source`` in a fresh namespace, capturing what it prints.
+
+    ``restart`` in the reply asks the runner to replace this worker before the next sample.
+    """
+    reset_global_state(torch, threads)
     captured, discarded = io.StringIO(), io.StringIO()  # stderr (warnings) is not compared
     namespace = {"__name__": "__main__", "__builtins__": __builtins__}
     error, error_line = None, None
@@ -55,7 +86,8 @@ def run_sample(torch, source: str, filename: str) -> dict:
         error_line = next((f.lineno for f in reversed(frames) if f.filename == filename), None)
         if isinstance(exc, SyntaxError):
             error_line = exc.lineno
-    return {"stdout": captured.getvalue(), "error": error, "error_line": error_line}
+    return {"stdout": captured.getvalue(), "error": error, "error_line": error_line,
+            "restart": compute_needs_restart(torch, threads)}
 
 
 def main() -> None:
@@ -67,10 +99,11 @@ def main() -> None:
         replies.write(json.dumps(message) + "\n")
         replies.flush()
 
+    threads = torch.get_num_threads()
     send({"ready": True, "torch": torch.__version__})
     for line in requests:
         request = json.loads(line)
-        send(run_sample(torch, request["source"], request["filename"]))
+        send(run_sample(torch, request["source"], request["filename"], threads))
     sys.exit(0)
 
 

@@ -34,12 +34,14 @@ class Sample:
 
 @dataclass(frozen=True, slots=True)
 class SampleResult:
-    """What one run produced; ``error`` is the exception text, ``timed_out`` the time limit hit."""
+    """What one run produced: ``error`` is the exception text, ``timed_out`` the time limit hit,
+    ``exit_status`` how the worker process ended when the sample ended it (os._exit, a crash)."""
 
     stdout: str
     error: str | None = None
     error_line: int | None = None
     timed_out: bool = False
+    exit_status: int | None = None
 
 
 class SampleRunner:
@@ -93,9 +95,10 @@ class SampleRunner:
         except BrokenPipeError:
             reply = None
         if reply is None:
-            status = self.close()
-            return SampleResult(stdout="", error=f"the sample ended the worker (exit status {status})")
+            return SampleResult(stdout="", exit_status=self.close())
         answer = json.loads(reply)
+        if answer["restart"]:  # the sample left torch in a state only a new process undoes
+            self.close()
         return SampleResult(stdout=answer["stdout"], error=answer["error"],
                             error_line=answer["error_line"])
 
@@ -148,10 +151,19 @@ def compare_output(actual: str, expected: str) -> str | None:
     return "printed output differs from the ```output block"  # unreachable: lists differ
 
 
+def describe_exit(status: int | None) -> str:
+    """How the worker process ended, for a sample that ended it."""
+    if status is not None and status < 0:
+        return f"the sample ended the worker process (killed by signal {-status})"
+    return f"the sample ended the worker process (exit status {status})"
+
+
 def compute_sample_problem(sample: Sample, result: SampleResult, time_limit: float) -> Problem | None:
-    """The problem a run shows (timeout, exception or mismatch), reported at the fence line."""
+    """The problem a run shows (timeout, crash, exception or mismatch), at the fence line."""
     if result.timed_out:
         return Problem(sample.path, sample.line, f"sample did not finish within {time_limit:g} s")
+    if result.exit_status is not None:
+        return Problem(sample.path, sample.line, describe_exit(result.exit_status))
     if result.error is not None:
         where = f" at sample line {result.error_line}" if result.error_line else ""
         return Problem(sample.path, sample.line, f"sample raised {result.error}{where}")

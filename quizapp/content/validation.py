@@ -7,6 +7,7 @@ import re
 import sys
 from pathlib import PurePosixPath
 
+from quizapp.content.limits import KEY_MAX, SOURCE_PATH_MAX, TAG_MAX, TITLE_MAX
 from quizapp.content.model import (
     FREQUENCY,
     FRONT_MATTER_KEYS,
@@ -16,7 +17,7 @@ from quizapp.content.model import (
     Card,
     FollowUp,
 )
-from quizapp.content.parsing import Heading, ParsedCard
+from quizapp.content.parsing import NESTING_ERRORS, Heading, ParsedCard
 
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 GO_DEEPER_TITLES = tuple(level.capitalize() for level in LEVELS)
@@ -26,8 +27,24 @@ MIN_RED_FLAGS = 2
 # A sample may import torch and the standard library, nothing else (README "Rules").
 ALLOWED_TOP_MODULES = frozenset(sys.stdlib_module_names) | {"torch"}
 _BULLET_RE = re.compile(r"^-(?:\s+(.*))?$")
+# Characters no database text column takes: NUL (PostgreSQL) and lone surrogates (not UTF-8);
+# YAML escapes such as "\0" or "\ud800" can produce them.
+_UNSTORABLE_RE = re.compile("[\x00\ud800-\udfff]")
 
 Problems = list[tuple[int, str]]
+
+
+def validate_column_text(value: str, what: str, limit: int | None, line: int) -> Problems:
+    """``value`` as its database column can hold it: storable characters, at most ``limit``."""
+    problems: Problems = []
+    unstorable = _UNSTORABLE_RE.search(value)
+    if unstorable:
+        problems.append((line, f"{what} holds {unstorable.group()!r}, a character the database "
+                               "cannot store"))
+    if limit is not None and len(value) > limit:
+        problems.append((line, f"{what} is {len(value)} characters long, more than the {limit} "
+                               "its database column holds"))
+    return problems
 
 
 def validate_front_matter(parsed: ParsedCard, concepts: dict[str, str]) -> Problems:
@@ -50,8 +67,12 @@ def validate_front_matter(parsed: ParsedCard, concepts: dict[str, str]) -> Probl
     if "id" in front and not (isinstance(front["id"], str) and ID_RE.match(front["id"])):
         problems.append((line("id"), f"id {front['id']!r} must be lower-case letters and digits "
                                      "joined by single dashes"))
+    elif "id" in front:  # the id is the item's key
+        problems += validate_column_text(front["id"], "id", KEY_MAX, line("id"))
     if "title" in front and not (isinstance(front["title"], str) and front["title"].strip()):
         problems.append((line("title"), "title must be a non-empty string"))
+    elif "title" in front:  # stored stripped, as compute_card does
+        problems += validate_column_text(front["title"].strip(), "title", TITLE_MAX, line("title"))
     for key, allowed in (("level", LEVELS), ("importance", IMPORTANCE), ("frequency", FREQUENCY)):
         if key in front and front[key] not in allowed:
             problems.append((line(key), f"{key} {front[key]!r} is not one of: {', '.join(allowed)}"))
@@ -67,7 +88,9 @@ def validate_concept_tags(tags: object, concepts: dict[str, str], line: int) -> 
     problems: Problems = []
     seen: set[str] = set()
     for tag in tags:
-        if not isinstance(tag, str) or tag not in concepts:
+        if isinstance(tag, str) and len(tag) > TAG_MAX:  # concept tags are String(TAG_MAX)
+            problems += validate_column_text(tag, "a concept tag", TAG_MAX, line)
+        elif not isinstance(tag, str) or tag not in concepts:
             problems.append((line, f"unknown concept {tag!r} (add it to concepts.yaml first)"))
         elif tag in seen:
             problems.append((line, f"concept '{tag}' is listed twice"))
@@ -145,6 +168,8 @@ def validate_sample_imports(source: str, fence_line: int) -> Problems:
         tree = ast.parse(source)
     except SyntaxError as err:
         return [(fence_line + (err.lineno or 1), f"python block has a syntax error: {err.msg}")]
+    except NESTING_ERRORS:
+        return [(fence_line, "python block is nested too deeply to read")]
     problems: Problems = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -243,6 +268,7 @@ def validate_card(parsed: ParsedCard, source_path: str, concepts: dict[str, str]
     """Every per-file rule; cross-file rules (unique ids) live in the loader."""
     problems = list(parsed.problems)
     problems += validate_front_matter(parsed, concepts)
+    problems += validate_column_text(source_path, "the file's path", SOURCE_PATH_MAX, 1)
     front = parsed.front or {}
     card_id = front.get("id")
     if isinstance(card_id, str) and ID_RE.match(card_id):

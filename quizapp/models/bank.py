@@ -8,10 +8,8 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from quizapp.content.limits import KEY_MAX, SOURCE_PATH_MAX, TAG_MAX, TITLE_MAX
 from quizapp.extensions import db
-
-KEY_MAX = 120
-TAG_MAX = 80
 
 
 class Item(db.Model):
@@ -30,7 +28,7 @@ class Item(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(16))
     key: Mapped[str] = mapped_column(String(KEY_MAX))  # card id, or "family/level" for a skill
-    title: Mapped[str] = mapped_column(String(300))
+    title: Mapped[str] = mapped_column(String(TITLE_MAX))
     level: Mapped[str] = mapped_column(String(16))
     # Position among new items: lower is introduced first.
     new_order: Mapped[int] = mapped_column(default=0)
@@ -64,7 +62,7 @@ class Card(Item):
     go_deeper: Mapped[list[Any]] = mapped_column(JSON)  # [[level, markdown], ...]
     follow_ups: Mapped[list[Any]] = mapped_column(JSON)  # [{"question", "answer"}, ...]
     red_flags: Mapped[list[Any]] = mapped_column(JSON)  # [markdown, ...]
-    source_path: Mapped[str] = mapped_column(String(300))
+    source_path: Mapped[str] = mapped_column(String(SOURCE_PATH_MAX))
     content_hash: Mapped[str] = mapped_column(String(64))
 
 

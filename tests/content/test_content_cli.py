@@ -38,6 +38,15 @@ def test_problems_are_printed_and_exit_status_is_one(bank):
     assert summary.endswith("2 files, 1 valid cards, samples not run (--no-run); 1 problem")
 
 
+def test_empty_bank_fails_the_check_as_it_fails_the_load(bank):
+    root = bank({})
+    result = invoke("--path", str(root), "--no-run")
+    assert result.exit_code == 1
+    first, summary = result.output.splitlines()
+    assert first == f"{root / 'cards'}:1: no cards given: the cards folder holds no '<id>.md' file to load"
+    assert summary.endswith("0 files, 0 valid cards, samples not run (--no-run); 1 problem")
+
+
 @pytest.mark.torch
 def test_check_runs_samples_and_reports_mismatches(bank):
     wrong_output = card_text("small-card").replace("(3, 1)\n```", "(9, 9)\n```")

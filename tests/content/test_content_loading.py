@@ -17,6 +17,7 @@ from quizapp.content import (
     load_cards,
     load_concepts,
 )
+from quizapp.content.limits import TAG_MAX
 from quizapp.content.loading import MAX_FILE_BYTES, scan_bank
 
 
@@ -111,6 +112,10 @@ def test_load_concepts_reads_tags_and_descriptions(bank):
     ("stride: Steps.\nBad_Tag: Something.\n", "tag 'Bad_Tag'", 2),
     ("stride: Steps.\nview:\n", "needs a one-line description", 2),
     ("", "must map each tag", 1),
+    ("stride: " + "[" * 500 + "]" * 500 + "\n", "concepts.yaml is nested too deeply to read", 1),
+    (f"stride: Steps.\n{'t' * (TAG_MAX + 1)}: Long.\n",
+     f"is {TAG_MAX + 1} characters long, more than the {TAG_MAX}", 2),
+    ('stride: Steps.\nview: "Nul\\0 here."\n', "the description of 'view' holds '\\x00'", 2),
 ])
 def test_malformed_concepts_file_raises(bank, concepts, fragment, line):
     root = bank({}, concepts=concepts)
@@ -132,3 +137,59 @@ def test_cards_are_checked_against_the_bank_concepts(bank):
     (problem,) = scan_bank(root).problems
     assert "unknown concept 'view'" in problem.message
     assert problem.line == line_of(text, "concepts:")
+
+
+def test_a_leading_byte_order_mark_is_ignored(bank):
+    root = bank({}, concepts="\ufeff" + CONCEPTS_YAML)
+    (root / "cards" / "small-card.md").write_bytes(b"\xef\xbb\xbf" + card_text().encode())
+    scan = scan_bank(root)
+    assert scan.problems == []
+    assert [card.id for card in scan.cards] == ["small-card"]
+
+
+def test_nul_character_in_a_card_file_is_a_problem(bank):
+    text = card_text().replace("First answer.", "First\x00 answer.")
+    (problem,) = scan_bank(bank({"small-card.md": text})).problems
+    assert problem.message == "file contains a NUL character"
+    assert problem.line == line_of(text, "First\x00")
+
+
+def test_symbolic_link_out_of_the_content_folder_is_refused(bank, tmp_path):
+    root = bank({"small-card.md": card_text()})
+    outside = tmp_path / "elsewhere" / "secret-card.md"
+    outside.parent.mkdir()
+    outside.write_text(card_text("secret-card"))
+    (root / "cards" / "secret-card.md").symlink_to(outside)
+    scan = scan_bank(root)
+    (problem,) = scan.problems
+    assert problem.path.endswith("secret-card.md") and problem.line == 1
+    assert problem.message == (f"refused: a symbolic link to {outside.resolve()}, "
+                               "outside the content folder")
+    assert [card.id for card in scan.cards] == ["small-card"]
+
+
+def test_symbolic_link_within_the_content_folder_is_read(bank):
+    root = bank({})
+    (root / "drafts").mkdir()
+    (root / "drafts" / "small-card.md").write_text(card_text())
+    (root / "cards" / "small-card.md").symlink_to(root / "drafts" / "small-card.md")
+    assert [card.id for card in load_cards(root)] == ["small-card"]
+
+
+def test_symbolic_link_for_concepts_out_of_the_content_folder_is_refused(bank, tmp_path):
+    root = bank({"small-card.md": card_text()})
+    outside = tmp_path / "concepts.yaml"
+    outside.write_text(CONCEPTS_YAML)
+    (root / "concepts.yaml").unlink()
+    (root / "concepts.yaml").symlink_to(outside)
+    with pytest.raises(ContentError, match="refused: a symbolic link to .*concepts.yaml"):
+        load_concepts(root)
+
+
+@pytest.mark.parametrize("entries", [{}, {"notes.txt": "not a card"}])
+def test_empty_cards_folder_is_a_problem(bank, entries):
+    root = bank(entries)
+    with pytest.raises(ContentError) as caught:
+        load_cards(root)
+    problems = [p for p in caught.value.problems if "no cards given" in p.message]
+    assert [(p.path, p.line) for p in problems] == [(str(root / "cards"), 1)]

@@ -44,6 +44,40 @@ def test_global_state_is_reset_between_samples(runner):
     assert runner.run("import torch\nprint(torch.tensor([1/3]))").stdout == "tensor([0.3333])\n"
 
 
+def test_default_device_dtype_and_print_options_do_not_leak(runner):
+    samples = [
+        Sample("first.md", 3, "import torch\ntorch.set_default_device('meta')\n"
+                              "torch.set_default_dtype(torch.float64)\n"
+                              "torch.set_printoptions(precision=1, linewidth=20, sci_mode=True)\n"
+                              "print('ok')", "ok"),
+        Sample("second.md", 5, "import torch\nx = torch.arange(4) / 3\nprint(x.device, x.dtype)\n"
+                               "print(x)\nprint(x.tolist()[1])",
+               "cpu torch.float32\ntensor([0.0000, 0.3333, 0.6667, 1.0000])\n0.3333333432674408"),
+    ]
+    assert run_samples(samples, runner) == []
+
+
+def test_other_torch_switches_do_not_leak(runner):
+    probe = ("import torch\nprint(torch.is_grad_enabled(), torch.are_deterministic_algorithms_enabled(),"
+             " torch.is_anomaly_enabled(), torch.get_float32_matmul_precision(),"
+             " torch.get_num_threads())")
+    fresh = runner.run(probe).stdout
+    other_threads = 2 if fresh.split()[-1] == "1" else 1
+    runner.run("import torch\ntorch.set_grad_enabled(False)\ntorch.use_deterministic_algorithms(True)\n"
+               "torch.autograd.set_detect_anomaly(True)\ntorch.set_float32_matmul_precision('medium')\n"
+               f"torch.set_num_threads({other_threads})")
+    assert runner.run(probe).stdout == fresh
+
+
+def test_modes_entered_by_hand_get_a_fresh_worker(runner):
+    probe = "import torch\nx = torch.ones(2) / 3\nprint(x.device, x.dtype, torch.is_inference_mode_enabled())"
+    fresh = runner.run(probe).stdout
+    result = runner.run("import torch\ntorch.device('meta').__enter__()\n"
+                        "torch.autocast('cpu').__enter__()\ntorch.inference_mode().__enter__()")
+    assert (result.error, result.exit_status) == (None, None)
+    assert runner.run(probe).stdout == fresh == "cpu torch.float32 False\n"
+
+
 def test_exception_reports_type_message_and_sample_line(runner):
     result = runner.run("x = 1\ny = 2\nprint(x / (y - 2))")
     assert result.error == "ZeroDivisionError: division by zero"
@@ -63,8 +97,17 @@ def test_warnings_and_stderr_are_not_part_of_the_output(runner):
 
 def test_crashing_the_worker_is_an_error_not_a_hang(runner):
     result = runner.run("import os\nos._exit(7)")
-    assert result.error is not None and "exit status 7" in result.error
+    assert (result.exit_status, result.stdout, result.timed_out) == (7, "", False)
     assert runner.run("print('back')").stdout == "back\n"
+
+
+def test_ending_the_worker_is_reported_in_plain_words(runner):
+    samples = [Sample("exits.md", 4, "import os\nos._exit(7)", "7"),
+               Sample("crashes.md", 6, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", "")]
+    assert [str(problem) for problem in run_samples(samples, runner)] == [
+        "exits.md:4: the sample ended the worker process (exit status 7)",
+        "crashes.md:6: the sample ended the worker process (killed by signal 9)",
+    ]
 
 
 def test_output_comparison_ignores_trailing_whitespace_only():

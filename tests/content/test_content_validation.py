@@ -5,9 +5,15 @@ from __future__ import annotations
 import pytest
 from content_fixtures import card_text, line_of
 
+from quizapp.content.limits import KEY_MAX, SOURCE_PATH_MAX, TAG_MAX, TITLE_MAX
 from quizapp.content.loading import scan_bank
+from quizapp.content.model import FREQUENCY, IMPORTANCE, LEVELS
+from quizapp.content.parsing import parse_card
+from quizapp.content.validation import validate_card
+from quizapp.models.bank import Card, Concept, Item, ItemConcept
 
 VALID = card_text("small-card")
+DEEP_YAML = "[" * 500 + "]" * 500  # deeper than yaml.safe_load can recurse
 
 
 def swap(old: str, new: str, count: int = 1):
@@ -133,6 +139,23 @@ CASES = [
     ("syntax-error", swap("print(torch.arange(6).view(2, 3).stride())",
                           "print(torch.arange(6).view(2, 3).stride()"), "print(torch",
      "syntax error"),
+    # Bounded database columns (quizapp/models/bank.py): PostgreSQL refuses longer values.
+    ("title-too-long", swap("title: A small test card", "title: " + "t" * (TITLE_MAX + 1)),
+     "title:", f"title is {TITLE_MAX + 1} characters long, more than the {TITLE_MAX}"),
+    ("concept-tag-too-long", swap("[stride, view]", f"[stride, {'c' * (TAG_MAX + 1)}]"),
+     "concepts:", f"a concept tag is {TAG_MAX + 1} characters long"),
+    ("title-nul-escape", swap("title: A small test card", 'title: "A small\\0 card"'), "title:",
+     "title holds '\\x00', a character the database cannot store"),
+    ("title-lone-surrogate", swap("title: A small test card", 'title: "A \\ud800 card"'),
+     "title:", "title holds '\\ud800'"),
+    # Input nested deeper than the parsers recurse is a problem, never a crash.
+    ("front-matter-nested-too-deeply", swap("title: A small test card", "title: " + DEEP_YAML),
+     1, "front matter is nested too deeply to read"),
+    ("python-nested-too-deeply", swap("print(torch.arange", f"x = {'-' * 3000}1\nprint(torch.arange"),
+     "```python", "python block is nested too deeply to read"),  # RecursionError
+    ("python-parser-stack-overflow",  # MemoryError
+     swap("print(torch.arange", f"x = {'-' * 100_000}1\nprint(torch.arange"), "```python",
+     "python block is nested too deeply to read"),
 ]
 
 
@@ -188,3 +211,45 @@ def test_problem_prints_as_path_line_message(bank):
     (problem,) = problems_of(bank, broken)
     assert str(problem) == (f"{problem.path}:4: level 'expert' is not one of: "
                             "junior, middle, senior, principal")
+
+
+def test_bounded_values_at_their_column_length_are_accepted(bank):
+    long_id = "i" * KEY_MAX
+    text = card_text(long_id).replace("title: A small test card", "title: " + "t" * TITLE_MAX)
+    scan = scan_bank(bank({f"{long_id}.md": text}))
+    assert scan.problems == []
+    assert len(scan.cards[0].title) == TITLE_MAX
+
+
+def test_id_longer_than_the_key_column_is_reported(bank):
+    long_id = "i" * (KEY_MAX + 1)
+    text = card_text(long_id)
+    problems = problems_of(bank, text, name=f"{long_id}.md")
+    assert [(p.line, p.message) for p in problems] == [
+        (line_of(text, "id:"), f"id is {KEY_MAX + 1} characters long, more than the {KEY_MAX} "
+                               "its database column holds")]
+
+
+def test_source_path_longer_than_its_column_is_reported():
+    source_path = "cards/" + "p" * SOURCE_PATH_MAX + ".md"
+    problems = validate_card(parse_card(VALID), source_path, {"stride": "s", "view": "v"})
+    assert (1, f"the file's path is {len(source_path)} characters long, more than the "
+               f"{SOURCE_PATH_MAX} its database column holds") in problems
+
+
+def test_limits_are_the_database_columns():
+    assert KEY_MAX == Item.__table__.c.key.type.length
+    assert TITLE_MAX == Item.__table__.c.title.type.length
+    assert SOURCE_PATH_MAX == Card.__table__.c.source_path.type.length
+    assert TAG_MAX == Concept.__table__.c.tag.type.length == ItemConcept.__table__.c.concept.type.length
+    # The bounded columns the validator does not measure hold only these fixed words.
+    for values, column in ((LEVELS, Item.__table__.c.level),
+                           (IMPORTANCE, Card.__table__.c.importance),
+                           (FREQUENCY, Card.__table__.c.frequency)):
+        assert max(map(len, values)) <= column.type.length, column
+
+
+def test_parse_card_never_raises_on_deep_nesting():
+    parsed = parse_card(f"---\ntitle: {DEEP_YAML}\n---\n")
+    assert parsed.front is None
+    assert parsed.problems == [(1, "front matter is nested too deeply to read")]
