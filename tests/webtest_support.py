@@ -80,6 +80,16 @@ def register(client, username: str, password: str = PASSWORD):
         "confirm": password})
 
 
+def register_in_browser(page, base: str, username: str, password: str = PASSWORD) -> None:
+    """Fill and submit the register form in a Playwright page; it lands on /study."""
+    page.goto(f"{base}/register")
+    page.fill("#username", username)
+    page.fill("#password", password)
+    page.fill("#confirm", password)
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+
+
 def login(client, username: str, password: str = PASSWORD, **extra):
     page = client.get("/login")
     return client.post("/login", data={

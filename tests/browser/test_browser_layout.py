@@ -7,13 +7,12 @@ from datetime import UTC, datetime
 from urllib.parse import quote
 
 import pytest
-from webtest_support import make_card
+from webtest_support import make_card, register_in_browser
 
 from quizapp.extensions import db
 from quizapp.services.bank_import import import_cards
 
 pytestmark = pytest.mark.browser
-PASSWORD = "a long browser password"
 SCHEMES = ["light", "dark"]
 PHONE = {"width": 375, "height": 800}
 DESKTOP = {"width": 1440, "height": 900}
@@ -119,15 +118,6 @@ def new_page(browser, scheme: str, viewport: dict):
     return context.new_page()
 
 
-def register(page, base: str, username: str) -> None:
-    page.goto(f"{base}/register")
-    page.fill("#username", username)
-    page.fill("#password", PASSWORD)
-    page.fill("#confirm", PASSWORD)
-    with page.expect_navigation():
-        page.click("button[type=submit]")
-
-
 def reveal_answer(page) -> None:
     page.keyboard.press("Space")
     page.locator(".rate-bar").wait_for(state="visible")
@@ -154,7 +144,7 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, base, scheme):
     for path in ANONYMOUS_PAGES:
         page.goto(base + path)
         too_wide[path] = page_width(page)
-    register(page, base, f"phone-{scheme}")
+    register_in_browser(page, base, f"phone-{scheme}")
     for path in ACCOUNT_PAGES:
         page.goto(base + path)
         too_wide["(logged in) " + path] = page_width(page)
@@ -180,7 +170,7 @@ def test_text_contrast_meets_wcag_aa(browser, base, scheme):
     for path in ["/questions", "/questions/long-inline-code", EXPLORER, EXPLORER_VIEW]:
         page.goto(base + path)
         failures += low_contrast(page, path, checked)
-    register(page, base, f"contrast-{scheme}")
+    register_in_browser(page, base, f"contrast-{scheme}")
     page.goto(f"{base}/")
     failures += low_contrast(page, "/ (logged in)", checked)
     page.goto(f"{base}/study")

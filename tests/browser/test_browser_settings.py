@@ -3,18 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from webtest_support import register_in_browser
 
 pytestmark = pytest.mark.browser
-PASSWORD = "a long browser password"
-
-
-def register(page, base: str, username: str) -> None:
-    page.goto(f"{base}/register")
-    page.fill("#username", username)
-    page.fill("#password", PASSWORD)
-    page.fill("#confirm", PASSWORD)
-    with page.expect_navigation():
-        page.click("button[type=submit]")
 
 
 @pytest.mark.parametrize(("zone", "minutes", "label"), [
@@ -28,7 +19,7 @@ def test_the_offset_button_fills_the_browsers_zone_and_it_is_saved(browser, live
     context.set_default_timeout(15_000)
     page = context.new_page()
     base = live_server["url"]
-    register(page, base, "zoned")
+    register_in_browser(page, base, "zoned")
     page.keyboard.press("Space")  # rate one card, so the history has a table
     with page.expect_navigation():
         page.keyboard.press("3")
@@ -47,7 +38,7 @@ def test_the_offset_button_fills_the_browsers_zone_and_it_is_saved(browser, live
 def test_without_script_the_offset_button_is_hidden(browser, live_server):
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    register(page, live_server["url"], "plain")
+    register_in_browser(page, live_server["url"], "plain")
     page.goto(f"{live_server['url']}/settings")
     assert page.locator("[data-browser-offset]").count() == 1  # in the page, but not shown
     assert not page.locator("[data-browser-offset]").is_visible()

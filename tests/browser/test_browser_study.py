@@ -7,6 +7,7 @@ import re
 
 import pytest
 from sqlalchemy import select
+from webtest_support import register_in_browser
 
 from quizapp import puzzles
 from quizapp.extensions import db
@@ -52,12 +53,7 @@ def answer_puzzle_with_keyboard(page, seeds) -> tuple[str, dict]:
 
 def test_rating_keys_do_nothing_until_the_answer_is_shown(page, live_server):
     base, app = live_server["url"], live_server["app"]
-    page.goto(f"{base}/register")
-    page.fill("#username", "eager")
-    page.fill("#password", PASSWORD)
-    page.fill("#confirm", PASSWORD)
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
+    register_in_browser(page, base, "eager", PASSWORD)
     first = shown_item(page)
     assert first[0] == "card" and not page.locator(".rate-bar").is_visible()
     navigations = []
