@@ -88,7 +88,8 @@ def explain(expr: str, as_json: bool, check: bool) -> None:
     """Explain a chain such as "torch.arange(24.).view(2, 12).t()" step by step.
 
     Exit status: 0 when the chain was explained (even if torch would raise at some step),
-    1 when --check finds a disagreement, 2 when the input is outside the expression language.
+    1 when --check finds a disagreement, 2 when the input is outside the expression language,
+    3 when --check is asked for where torch is not installed.
     """
     if check:
         require_torch("--check")

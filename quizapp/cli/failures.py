@@ -3,28 +3,51 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from importlib.util import find_spec
 
 import click
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DatabaseError,
+    DBAPIError,
+    InterfaceError,
+    NoSuchModuleError,
+    OperationalError,
+    ProgrammingError,
+)
 
 from quizapp.config import ConfigError
 
-# What a command can hit because of the machine or the settings, not because of a bug: these
-# get one line and exit status 1. Anything else keeps its traceback.
-FIXABLE = (ConfigError, DBAPIError, NoSuchModuleError, ArgumentError, OSError,
-           ModuleNotFoundError)
+# Failures the machine or the settings cause, not a bug: the database cannot be reached or read,
+# a driver or package is missing, a named file cannot be used. These get one line and exit
+# status 1; a bug (an IntegrityError, a typo'd import inside quizapp) keeps its traceback.
 TRACEBACK_VARIABLE = "QUIZAPP_TRACEBACK"
-_UNMIGRATED = ("no such table", "does not exist")
+EXIT_NO_TORCH = 3  # a torch cross-check was asked for where torch is not installed
+# An unmigrated database, as SQLite and PostgreSQL word it.
+_UNMIGRATED = re.compile(r"no such table|relation \S+ does not exist")
+
+
+def is_fixable(exc: BaseException) -> bool:
+    if isinstance(exc, ConfigError | NoSuchModuleError | ArgumentError):
+        return True
+    if isinstance(exc, OperationalError | InterfaceError) or type(exc) is DatabaseError:
+        return True  # cannot connect, not a database, read-only, locked, no such table
+    if isinstance(exc, ProgrammingError):
+        return bool(_UNMIGRATED.search(str(exc.orig)))  # PostgreSQL's missing table
+    if isinstance(exc, ModuleNotFoundError):
+        return not (exc.name or "quizapp").startswith("quizapp")
+    return isinstance(exc, OSError) and exc.filename is not None
 
 
 def describe_failure(exc: BaseException) -> str:
     if isinstance(exc, DBAPIError):
-        detail = str(exc.orig if exc.orig is not None else exc).strip().splitlines()[0]
+        lines = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
+        detail = lines[0] if lines else type(exc.orig or exc).__name__
         hint = (" (has `quizapp db upgrade --directory migrations` run?)"
-                if any(marker in detail for marker in _UNMIGRATED) else "")
+                if _UNMIGRATED.search(detail) else "")
         return f"the database could not be used: {detail}{hint}"
     if isinstance(exc, NoSuchModuleError):
         return f"QUIZAPP_DATABASE_URL names a database this install has no driver for ({exc})"
@@ -40,8 +63,9 @@ def run_reporting_failures(command: Callable[[], object]) -> None:
     (QUIZAPP_TRACEBACK=1 keeps the traceback, for finding where it happened)."""
     try:
         command()
-    except FIXABLE as exc:
-        if os.environ.get(TRACEBACK_VARIABLE):
+    except (ConfigError, DBAPIError, NoSuchModuleError, ArgumentError, OSError,
+            ModuleNotFoundError) as exc:
+        if os.environ.get(TRACEBACK_VARIABLE) or not is_fixable(exc):
             raise
         click.echo(f"Error: {describe_failure(exc)}", err=True)
         sys.exit(1)
@@ -51,5 +75,7 @@ def require_torch(what: str) -> None:
     """Refuse, in one line, a torch cross-check where torch is not installed (the Docker image
     and a plain install leave it out: only the `torch` extra brings it)."""
     if find_spec("torch") is None:
-        raise click.ClickException(
+        error = click.ClickException(
             f"{what} runs real torch, which is not installed here: pip install -e '.[torch]'")
+        error.exit_code = EXIT_NO_TORCH
+        raise error

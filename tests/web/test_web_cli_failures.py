@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError, ProgrammingError
 
 from quizapp.cli import cli, failures
 
@@ -71,7 +72,7 @@ def test_torch_checks_say_torch_is_missing(monkeypatch):
     monkeypatch.setattr(failures, "find_spec", lambda name: None)
     for args in (["explain", "--check", "torch.arange(6)"], ["puzzle", "--verify", "--count", "1"]):
         result = CliRunner().invoke(cli, args)
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == failures.EXIT_NO_TORCH, result.output
         assert "runs real torch, which is not installed here" in result.output
         assert "MISMATCH" not in result.output
 
@@ -100,3 +101,45 @@ def test_the_readmes_explain_and_puzzle_examples_run():
             command = [*command, "--answer"]  # without it the puzzle waits for an answer
         result = CliRunner().invoke(cli, command)
         assert result.exit_code == 0, (command, result.output)
+
+
+class DriverError(Exception):
+    """Stands in for a DB-API driver's exception."""
+
+
+@pytest.mark.parametrize(("exc", "fixable", "words"), [
+    (OperationalError("SELECT 1", {}, DriverError("unable to open database file")), True,
+     "the database could not be used: unable to open database file"),
+    (DatabaseError("SELECT 1", {}, DriverError("file is not a database")), True,
+     "file is not a database"),
+    (ProgrammingError("SELECT 1", {}, DriverError('relation "item" does not exist')), True,
+     "has `quizapp db upgrade --directory migrations` run?"),
+    (OperationalError("x", {}, DriverError('database "nope" does not exist')), True,
+     'database "nope" does not exist'),
+    (OperationalError("x", {}, DriverError("")), True, "the database could not be used: "),
+    (ModuleNotFoundError("No module named 'MySQLdb'", name="MySQLdb"), True, "MySQLdb"),
+    (FileNotFoundError(2, "No such file or directory", "/no/such"), True, "/no/such"),
+    # Bugs keep their traceback: a broken constraint, a typo'd import of our own, a bare OSError.
+    (IntegrityError("INSERT", {}, DriverError("UNIQUE constraint failed")), False, None),
+    (ProgrammingError("SELECT", {}, DriverError("syntax error at or near")), False, None),
+    (ModuleNotFoundError("No module named 'quizapp.nope'", name="quizapp.nope"), False, None),
+    (OSError("something broke"), False, None),
+])
+def test_only_failures_a_user_can_fix_lose_their_traceback(exc, fixable, words):
+    assert failures.is_fixable(exc) is fixable
+    if fixable:
+        described = failures.describe_failure(exc)
+        assert words in described
+        if "does not exist" in words:
+            assert "db upgrade" not in described  # a missing database is not a missing table
+
+    def command():
+        raise exc
+
+    if fixable:
+        with pytest.raises(SystemExit) as ended:
+            failures.run_reporting_failures(command)
+        assert ended.value.code == 1
+    else:
+        with pytest.raises(type(exc)):
+            failures.run_reporting_failures(command)
