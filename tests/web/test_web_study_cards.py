@@ -122,7 +122,7 @@ def test_daily_new_limit_then_the_next_day(app, client, bank, clock):
     rate_current(client, 4)
     page = client.get("/study")
     assert "All done for now" in page.text and shown_key(page.text) is None
-    assert "You have had today's 2 new items; more arrive tomorrow." in page.text
+    assert "That is today's limit of 2 new items; more arrive tomorrow." in page.text
     assert "Today: 2 new, 0 reviews." in page.text
     set_limits(app, "sam", new=0)
     assert "New items are off" in client.get("/study").text
@@ -147,6 +147,9 @@ def test_daily_review_limit(app, client, bank, clock):
     assert ("That is today's limit of 1 review. 2 more are due: they wait for tomorrow, "
             "or raise the limit in Daily limits.") in page.text
     assert "Today: 3 new, 1 review." in page.text
+    set_limits(app, "sam", reviews=0)  # off: "tomorrow" would not bring them either
+    assert ("Reviews are off: their daily limit is 0. 2 are due; raise the limit in Daily "
+            "limits to review them.") in client.get("/study").text
     set_limits(app, "sam", reviews=2)
     assert shown_key(client.get("/study").text) is not None  # a raised limit releases one
 
