@@ -109,6 +109,16 @@ def rate_current(client, rating: int, page_html: str | None = None, **fields: st
         **fields})
 
 
+def reach_first_skill(client) -> str:
+    """Rate the cards before the first puzzle skill Easy; return the study page showing it."""
+    for _ in range(8):
+        page = client.get("/study").text
+        if 'data-item-kind="skill"' in page:
+            return page
+        rate_current(client, 4, page)
+    raise AssertionError("no skill within the first items")
+
+
 def shown_key(html: str) -> str | None:
     """The key of the item a study page shows (None on an empty queue)."""
     match = ITEM_KEY_RE.search(html)

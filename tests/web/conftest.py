@@ -11,9 +11,9 @@ import pytest
 from flask_migrate import upgrade
 from webtest_support import MIGRATIONS, FakeClock, SeedSequence, make_card
 
-from quizapp import create_app
+from quizapp import create_app, puzzles
 from quizapp.extensions import db
-from quizapp.services.bank_import import import_cards, import_concepts
+from quizapp.services.bank_import import import_cards, import_concepts, load_bank
 
 START = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
 BACKENDS = ["sqlite", "postgresql"]
@@ -119,4 +119,12 @@ def bank(app, sample_cards, clock):
         import_cards(db.session, sample_cards, clock())
         tags = sorted({tag for card in sample_cards for tag in card.concepts})
         import_concepts(db.session, {tag: f"About {tag}." for tag in tags})
+    return sample_cards
+
+
+@pytest.fixture
+def skill_bank(app, sample_cards, clock):
+    """The sample cards and every puzzle skill."""
+    with app.app_context():
+        load_bank(db.session, sample_cards, {"stride": "Stride."}, puzzles.families(), clock())
     return sample_cards

@@ -4,42 +4,23 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from markupsafe import escape
 from sqlalchemy import select
-from webtest_support import csrf_token, rate_current, register, study_token
+from webtest_support import csrf_token, rate_current, reach_first_skill, register, study_token
 
 from quizapp import puzzles, srs
 from quizapp.extensions import db
 from quizapp.models import Review, Skill
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
-from quizapp.services.bank_import import load_bank
 from quizapp.web.filters import format_answer
 
 ITEM_RE = re.compile(r'data-item-kind="(\w+)" data-item-key="([^"]+)"')
-
-
-@pytest.fixture
-def skill_bank(app, sample_cards, clock):
-    with app.app_context():
-        load_bank(db.session, sample_cards, {"stride": "Stride."}, puzzles.families(), clock())
-    return sample_cards
 
 
 def shown(html: str) -> tuple[str, str]:
     match = ITEM_RE.search(html)
     assert match, "no item on the page"
     return match.group(1), match.group(2)
-
-
-def reach_first_skill(client) -> str:
-    """Rate the cards before the first skill Easy; return the study page showing the skill."""
-    for _ in range(5):
-        page = client.get("/study").text
-        if shown(page)[0] == "skill":
-            return page
-        rate_current(client, 4, page)
-    raise AssertionError("no skill within the first items")
 
 
 def post_answer(client, page: str, answer: str, hints: int = 0):
