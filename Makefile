@@ -41,7 +41,7 @@ constraints:
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	{ grep '^#' $(CONSTRAINTS); $(BIN)/python -m pip freeze --all --exclude-editable \
-	    | sed 's/+cpu$$//'; } > $(CONSTRAINTS).new
+	    | sed -E 's/\+[A-Za-z0-9.]+$$//'; } > $(CONSTRAINTS).new
 	mv $(CONSTRAINTS).new $(CONSTRAINTS)
 
 clean:

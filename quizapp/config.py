@@ -87,10 +87,11 @@ def load_or_create_secret_key(instance_path: str) -> str:
 def compute_secret_key(environ: Mapping[str, str], env_name: str, instance_path: str) -> str:
     """SECRET_KEY from QUIZAPP_SECRET_KEY or QUIZAPP_SECRET_KEY_FILE; required in production."""
     if environ.get("QUIZAPP_SECRET_KEY"):  # empty counts as unset (the Dockerfile relies on it)
-        key = environ["QUIZAPP_SECRET_KEY"].strip()
+        key = environ["QUIZAPP_SECRET_KEY"]  # used as given: stripping would change a key
         # The same floor as a key file: a short key signs sessions anyone could forge.
-        if len(key) < SECRET_KEY_MIN:
-            raise ConfigError(f"QUIZAPP_SECRET_KEY holds {len(key)} characters; use at least "
+        length = len(key.strip())
+        if length < SECRET_KEY_MIN:
+            raise ConfigError(f"QUIZAPP_SECRET_KEY holds {length} characters; use at least "
                               f"{SECRET_KEY_MIN}, e.g. python -c 'import secrets; "
                               "print(secrets.token_hex(32))'")
         return key

@@ -7,16 +7,11 @@ from pathlib import Path
 
 import yaml
 
+from quizapp.content.limits import TAG_MAX, validate_column_text
 from quizapp.content.model import Card, ContentError, Problem
 from quizapp.content.parsing import NESTING_ERRORS, parse_card
 from quizapp.content.samples import Sample
-from quizapp.content.validation import (
-    ID_RE,
-    TAG_MAX,
-    compute_card,
-    validate_card,
-    validate_column_text,
-)
+from quizapp.content.validation import ID_RE, compute_card, validate_card
 
 CARDS_DIR = "cards"
 CONCEPTS_FILE = "concepts.yaml"

@@ -60,10 +60,12 @@ def compute_needs_restart(torch, threads: int) -> bool:
     """
     try:
         reset_global_state(torch, threads)
+        # A private call (torch is pinned at 2.13); should a later torch drop it, the worker is
+        # replaced after each sample instead of failing every one.
+        return (torch._C._len_torch_function_stack() > 0 or torch.is_inference_mode_enabled()
+                or torch.is_autocast_enabled("cpu"))
     except Exception:  # noqa: BLE001 - whatever torch refuses to reset, a new process fixes
         return True
-    return (torch._C._len_torch_function_stack() > 0 or torch.is_inference_mode_enabled()
-            or torch.is_autocast_enabled("cpu"))
 
 
 def run_sample(torch, source: str, filename: str, threads: int) -> dict:

@@ -7,7 +7,14 @@ import re
 import sys
 from pathlib import PurePosixPath
 
-from quizapp.content.limits import KEY_MAX, SOURCE_PATH_MAX, TAG_MAX, TITLE_MAX
+from quizapp.content.limits import (
+    KEY_MAX,
+    SOURCE_PATH_MAX,
+    TAG_MAX,
+    TITLE_MAX,
+    Problems,
+    validate_column_text,
+)
 from quizapp.content.model import (
     FREQUENCY,
     FRONT_MATTER_KEYS,
@@ -27,24 +34,6 @@ MIN_RED_FLAGS = 2
 # A sample may import torch and the standard library, nothing else (README "Rules").
 ALLOWED_TOP_MODULES = frozenset(sys.stdlib_module_names) | {"torch"}
 _BULLET_RE = re.compile(r"^-(?:\s+(.*))?$")
-# Characters no database text column takes: NUL (PostgreSQL) and lone surrogates (not UTF-8);
-# YAML escapes such as "\0" or "\ud800" can produce them.
-_UNSTORABLE_RE = re.compile("[\x00\ud800-\udfff]")
-
-Problems = list[tuple[int, str]]
-
-
-def validate_column_text(value: str, what: str, limit: int | None, line: int) -> Problems:
-    """``value`` as its database column can hold it: storable characters, at most ``limit``."""
-    problems: Problems = []
-    unstorable = _UNSTORABLE_RE.search(value)
-    if unstorable:
-        problems.append((line, f"{what} holds {unstorable.group()!r}, a character the database "
-                               "cannot store"))
-    if limit is not None and len(value) > limit:
-        problems.append((line, f"{what} is {len(value)} characters long, more than the {limit} "
-                               "its database column holds"))
-    return problems
 
 
 def validate_front_matter(parsed: ParsedCard, concepts: dict[str, str]) -> Problems:
