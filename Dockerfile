@@ -34,6 +34,11 @@ set -eu
 if [ -z "${QUIZAPP_SECRET_KEY:-}" ] && [ -z "${QUIZAPP_SECRET_KEY_FILE:-}" ]; then
     key_file=/data/secret_key
     if [ ! -s "$key_file" ]; then
+        if [ ! -w /data ]; then
+            echo "quizapp: /data is not writable by uid $(id -u): use a named volume, chown the" \
+                 "host folder to $(id -u), or set QUIZAPP_SECRET_KEY" >&2
+            exit 1
+        fi
         umask 077
         python -c 'import secrets; print(secrets.token_hex(32))' > "$key_file"
     fi
