@@ -89,10 +89,12 @@ def answer():
     if checked.error:
         return render_queue_page(status=422, shown=shown, answer_form=form,
                                  answer_error=checked.error)
+    view = compute_queue(db.session, current_user, now)  # the status bar, as on every study page
     return render_template(
         "study/puzzle_result.html", skill=skill, checked=checked, puzzle=checked.puzzle,
         token=form.token.data, hints_used=form.hints_used.data or 0, ratings=RATING_LABELS,
-        intervals=reviews.compute_interval_labels(state, current_user, now))
+        intervals=reviews.compute_interval_labels(state, current_user, now), view=view,
+        last_review=view.last_review)
 
 
 def _verify_or_none(token: str | None) -> ShownItem | None:

@@ -53,6 +53,14 @@ def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
     assert result.status_code == 200
     assert 'data-verdict="correct"' in result.text
     assert f"<dt>Answer</dt><dd><code>{escape(typed)}</code></dd>" in result.text
+    # The status bar stays on the result page: the same counts, last rating and Undo.
+    def status_bar(html: str) -> str:  # without the CSRF token, whose signature is timed
+        bar = re.search(r'<div class="study-status">.*?</div>', html, re.S)
+        assert bar, "no status bar"
+        return re.sub(r'(name="csrf_token" type="hidden" value=)"[^"]+"', r"\1", bar.group())
+
+    assert status_bar(result.text) == status_bar(page)
+    assert "last-rating" in status_bar(result.text) and "data-undo-form" in status_bar(page)
     suggested = srs.suggest_rating(True, seconds=8.0, hints_used=0)
     assert re.search(rf'value="{suggested}" data-key="{suggested}"\s+class="rate rate-{suggested} '
                      r'suggested"', result.text)
