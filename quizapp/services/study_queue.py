@@ -157,12 +157,17 @@ def compute_next_due(session: Session, user: User) -> datetime | None:
     return session.connection().execute(NEXT_DUE, {"user_id": user.id}).scalar()
 
 
+def compute_left_today(user: User, today: TodayCounts) -> tuple[int, int]:
+    """(reviews, new items) the user's daily limits still allow today."""
+    return (srs.compute_remaining(user.reviews_per_day, today.reviews_done),
+            srs.compute_remaining(user.new_per_day, today.new_done))
+
+
 def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
     """The next item to show: srs.plan_session over due states and new items."""
     counts = count_queue(session, user, now)
     today = counts.today
-    reviews_left = srs.compute_remaining(user.reviews_per_day, today.reviews_done)
-    new_left = srs.compute_remaining(user.new_per_day, today.new_done)
+    reviews_left, new_left = compute_left_today(user, today)
     # Only the head of the plan is shown, so each list is fetched with LIMIT 1; and since due
     # items come before new ones, the new list is fetched only when nothing is due.
     due = select_first_due(session, user, now) if reviews_left and counts.due else []
@@ -183,3 +188,13 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
     next_due = None if head else compute_next_due(session, user)
     return QueueView(item, state, due_total, new_total, learned_ahead, next_due,
                      counts.due - due_total, counts.new - new_total, today, counts.last_review)
+
+
+def compute_status(session: Session, user: User, now: datetime) -> QueueView:
+    """The status bar's part of the queue (counts, the rating Undo takes back) without choosing
+    the next item: one statement, for pages that already show their item (a puzzle's result)."""
+    counts = count_queue(session, user, now)
+    reviews_left, new_left = compute_left_today(user, counts.today)
+    due_total, new_total = min(reviews_left, counts.due), min(new_left, counts.new)
+    return QueueView(None, None, due_total, new_total, False, None, counts.due - due_total,
+                     counts.new - new_total, counts.today, counts.last_review)

@@ -9,7 +9,7 @@ from quizapp import srs
 from quizapp.extensions import db
 from quizapp.services import reviews, skill_reviews
 from quizapp.services.errors import Conflict, ServiceError
-from quizapp.services.study_queue import compute_queue
+from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS
 from quizapp.web.forms import ANSWER_MAX, AnswerForm, RateForm, UndoForm
 from quizapp.web.runtime import current_time, new_puzzle_seed
@@ -89,7 +89,7 @@ def answer():
     if checked.error:
         return render_queue_page(status=422, shown=shown, answer_form=form,
                                  answer_error=checked.error)
-    view = compute_queue(db.session, current_user, now)  # the status bar, as on every study page
+    view = compute_status(db.session, current_user, now)  # the status bar, as on every study page
     return render_template(
         "study/puzzle_result.html", skill=skill, checked=checked, puzzle=checked.puzzle,
         token=form.token.data, hints_used=form.hints_used.data or 0, ratings=RATING_LABELS,
