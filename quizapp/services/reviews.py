@@ -14,11 +14,12 @@ from sqlalchemy.orm import Session, selectinload
 
 from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
+from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.services.errors import Conflict, NotFound
 from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
 
 _SQLITE_WRITE_LOCK = threading.Lock()
-ANSWER_MAX = 2000
+ANSWER_MAX = MAX_RESPONSE_CHARS  # the longest answer the puzzle checker reads
 DURATION_MAX_MS = 60 * 60 * 1000
 STALE_MESSAGE = (
     "That rating was for a page that is out of date (a second click or another tab); "

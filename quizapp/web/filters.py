@@ -49,10 +49,9 @@ RATING_ECHO = timedelta(minutes=1)
 def format_comes_back(review: LastReview) -> str:
     """When a rated item is due again, as "in 6m"; "now" once it is due."""
     now = current_time()
-    if review.due <= now:
-        return "now"
-    start = review.reviewed_at if now - review.reviewed_at < RATING_ECHO else now
-    return f"in {srs.format_interval(review.due - start)}"
+    if review.due > now and now - review.reviewed_at < RATING_ECHO:
+        return f"in {srs.format_interval(review.due - review.reviewed_at)}"
+    return format_relative_time(review.due)
 
 
 def compute_user_zone() -> timezone:

@@ -23,8 +23,8 @@ from wtforms.validators import (
     ValidationError,
 )
 
-from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.services.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MIN
+from quizapp.services.reviews import ANSWER_MAX
 from quizapp.services.settings import (
     NEW_PER_DAY_RANGE,
     RETENTION_RANGE,
@@ -33,7 +33,6 @@ from quizapp.services.settings import (
 )
 
 USERNAME_MAX_INPUT = 40
-ANSWER_MAX = MAX_RESPONSE_CHARS  # what the puzzle checker reads; longer is refused there anyway
 TOKEN_MAX = 1000
 ID_MAX = 2**31 - 1  # Integer primary keys: PostgreSQL refuses a larger value (a 500, not a 404)
 # DataRequired strips the text first, so these also answer a password of spaces only.

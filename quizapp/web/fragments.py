@@ -7,6 +7,7 @@ from markupsafe import Markup
 
 from quizapp.extensions import db
 from quizapp.models import Card
+from quizapp.services import question_browser
 from quizapp.services.study_items import StudyItem
 
 CARD_ANSWER_TEMPLATE = "study/_card_answer.html"
@@ -50,9 +51,4 @@ def render_card_answer(card: Card | StudyItem) -> Markup:
 
 
 def load_full_card(card: Card | StudyItem) -> Card:
-    if isinstance(card, Card):
-        return card
-    full = db.session.get(Card, card.id)
-    if full is None:  # removed from the database since the page read it
-        raise LookupError(f"card {card.key} is no longer in the database")
-    return full
+    return card if isinstance(card, Card) else question_browser.load_card(db.session, card.key)
