@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, exists, func, select
+from sqlalchemy import bindparam, exists, func, literal, select
 from sqlalchemy.orm import Session
 
 from quizapp import srs
@@ -78,12 +78,16 @@ def _count_reviews_today(was_new: bool):
                    Review.was_new.is_(was_new)).scalar_subquery())
 
 
-def _latest_review_column(column, name: str):
-    """One column of the user's latest review (the (user_id, id) index finds it directly)."""
-    source = _REVIEW.join(_ITEM, _REVIEW.c.item_id == _ITEM.c.id) if column.table is _ITEM \
-        else _REVIEW
-    return (select(column).select_from(source).where(_REVIEW.c.user_id == _USER)
-            .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery().label(name))
+# The user's latest review, read once: its id from the (user_id, id) index, then that row and
+# its item's title by primary key (aliases, so the counts' own subqueries stay uncorrelated).
+# Undo takes it back; the study page confirms it. COUNTS stays one row for a user with no
+# review yet: a constant row, left-joined to it.
+_LATEST_REVIEW_ID = (select(_REVIEW.c.id).where(_REVIEW.c.user_id == _USER)
+                     .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery())
+_LATEST, _LATEST_ITEM = _REVIEW.alias("latest_review"), _ITEM.alias("latest_item")
+_LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
+                .outerjoin(_LATEST, _LATEST.c.id == _LATEST_REVIEW_ID)
+                .outerjoin(_LATEST_ITEM, _LATEST_ITEM.c.id == _LATEST.c.item_id))
 
 
 COUNTS = select(
@@ -99,12 +103,10 @@ COUNTS = select(
      .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
      .where(ReviewState.user_id == _USER, _ITEM.c.retired.is_(False)).scalar_subquery())
     .label("new"),
-    # The user's latest review: what undo takes back, and the confirmation of the last rating.
-    *(_latest_review_column(column, name) for column, name in (
-        (_REVIEW.c.id, "last_review_id"), (_REVIEW.c.item_id, "last_review_item_id"),
-        (_REVIEW.c.rating, "last_review_rating"), (_REVIEW.c.reviewed_at, "last_review_at"),
-        (_REVIEW.c.due_after, "last_review_due"), (_ITEM.c.title, "last_review_title"))),
-)
+    _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
+    _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
+    _LATEST.c.due_after.label("last_review_due"), _LATEST_ITEM.c.title.label("last_review_title"),
+).select_from(_LATEST_FROM)
 # The first due state and its item, in one indexed lookup on (user_id, due, id).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
              .select_from(ITEM_JOIN.join(STATE, STATE.c.item_id == ITEM.c.id))
