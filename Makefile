@@ -25,7 +25,7 @@ run: install
 	$(BIN)/quizapp run --host $(HOST) --port $(PORT)
 
 test: install
-	$(BIN)/ruff check quizapp tests bench
+	$(BIN)/ruff check quizapp tests bench migrations
 	$(BIN)/quizapp content check
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
 

@@ -52,13 +52,35 @@ def reset_global_state(torch, threads: int) -> None:
         torch.set_num_threads(threads)
 
 
-def compute_needs_restart(torch, threads: int) -> bool:
+def snapshot_process_state() -> tuple[dict[str, str], str, list[str]]:
+    """What a sample could change in the process outside torch: the environment, the working
+    directory and the import path."""
+    return dict(os.environ), os.getcwd(), list(sys.path)
+
+
+def restore_process_state(process_state: tuple[dict[str, str], str, list[str]]) -> None:
+    """Put back the environment, directory and import path taken before the first sample (torch
+    sets a variable or two of its own when first needed; it sets them again when it needs them)."""
+    environ, cwd, path = process_state
+    if os.environ != environ:
+        os.environ.clear()
+        os.environ.update(environ)
+    if os.getcwd() != cwd:
+        os.chdir(cwd)
+    if sys.path != path:
+        sys.path[:] = path
+
+
+def compute_needs_restart(torch, threads: int, process_state: tuple) -> bool:
     """Reset after a sample; True when it left state no reset undoes, so the worker is replaced.
 
     That is a ``torch.device(...)``, autocast or other mode entered by hand and never exited
-    (the reset leaves no mode of its own on torch's function mode stack) or inference mode.
+    (the reset leaves no mode of its own on torch's function mode stack) or inference mode; a
+    directory that no longer exists counts too. The environment, working directory and import
+    path are put back as they were (``process_state``, taken before the first sample).
     """
     try:
+        restore_process_state(process_state)
         reset_global_state(torch, threads)
         # A private call (torch is pinned at 2.13); should a later torch drop it, the worker is
         # replaced after each sample instead of failing every one.
@@ -68,7 +90,7 @@ def compute_needs_restart(torch, threads: int) -> bool:
         return True
 
 
-def run_sample(torch, source: str, filename: str, threads: int) -> dict:
+def run_sample(torch, source: str, filename: str, threads: int, process_state: tuple) -> dict:
     """Execute ``source`` in a fresh namespace, capturing what it prints.
 
     ``restart`` in the reply asks the runner to replace this worker before the next sample.
@@ -89,7 +111,7 @@ def run_sample(torch, source: str, filename: str, threads: int) -> dict:
         if isinstance(exc, SyntaxError):
             error_line = exc.lineno
     return {"stdout": captured.getvalue(), "error": error, "error_line": error_line,
-            "restart": compute_needs_restart(torch, threads)}
+            "restart": compute_needs_restart(torch, threads, process_state)}
 
 
 def main() -> None:
@@ -101,11 +123,11 @@ def main() -> None:
         replies.write(json.dumps(message) + "\n")
         replies.flush()
 
-    threads = torch.get_num_threads()
+    threads, process_state = torch.get_num_threads(), snapshot_process_state()
     send({"ready": True, "torch": torch.__version__})
     for line in requests:
         request = json.loads(line)
-        send(run_sample(torch, request["source"], request["filename"], threads))
+        send(run_sample(torch, request["source"], request["filename"], threads, process_state))
     sys.exit(0)
 
 

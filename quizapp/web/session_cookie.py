@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from flask import Flask
 from flask.sessions import SecureCookieSessionInterface
 from itsdangerous import URLSafeTimedSerializer
@@ -16,20 +18,17 @@ class ReusedSerializerSessionInterface(SecureCookieSessionInterface):
     one per (SECRET_KEY, SECRET_KEY_FALLBACKS) is kept; rotating the key builds a new one.
     """
 
-    def __init__(self) -> None:
-        self._serializers: dict[tuple, URLSafeTimedSerializer] = {}
-
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         if not app.secret_key:
             return None
-        key = (app.secret_key, tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
-        serializer = self._serializers.get(key)
-        if serializer is None:
-            serializer = super().get_signing_serializer(app)
-            if len(self._serializers) >= 8:  # keys rotated many times in one process
-                self._serializers.clear()
-            self._serializers[key] = serializer
-        return serializer
+        return self._serializer_for(app, app.secret_key,
+                                    tuple(app.config["SECRET_KEY_FALLBACKS"] or ()))
+
+    @lru_cache(maxsize=8)  # noqa: B019 - one interface per app, kept as long as the app
+    def _serializer_for(self, app: Flask, secret_key: str | bytes,
+                        fallbacks: tuple) -> URLSafeTimedSerializer | None:
+        """Flask's own serializer for this key set (the arguments after ``app`` are the key)."""
+        return super().get_signing_serializer(app)
 
 
 def register_session_cookie(app: Flask) -> None:

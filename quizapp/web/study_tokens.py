@@ -26,14 +26,16 @@ class ShownItem:
 
 
 def _serializer() -> URLSafeSerializer:
-    return _serializer_for(current_app.config["SECRET_KEY"])
+    config = current_app.config
+    return _serializer_for(config["SECRET_KEY"], tuple(config["SECRET_KEY_FALLBACKS"] or ()))
 
 
 @lru_cache(maxsize=8)
-def _serializer_for(secret_key: str | bytes) -> URLSafeSerializer:
-    """Built once per key: a serializer keeps no per-token state, and building one costs more
-    than signing a token with it."""
-    return URLSafeSerializer(secret_key, salt=SALT)
+def _serializer_for(secret_key: str | bytes, fallbacks: tuple) -> URLSafeSerializer:
+    """Built once per key set: a serializer keeps no per-token state, and building one costs
+    more than signing a token with it. The newest key signs; a fallback still verifies, so a
+    page open while the key rotates is taken, as Flask does for the session cookie."""
+    return URLSafeSerializer([*fallbacks, secret_key], salt=SALT)
 
 
 def sign_shown_item(shown: ShownItem) -> str:

@@ -78,6 +78,16 @@ def test_modes_entered_by_hand_get_a_fresh_worker(runner):
     assert runner.run(probe).stdout == fresh == "cpu torch.float32 False\n"
 
 
+def test_environment_directory_and_import_path_do_not_leak(runner):
+    probe = "import os, sys\nprint(os.environ.get('QUIZAPP_PROBE'), os.getcwd(), sys.path[-1])"
+    fresh = runner.run(probe).stdout
+    result = runner.run("import os, sys\nos.environ['QUIZAPP_PROBE'] = 'set'\nos.chdir('/')\n"
+                        "sys.path.append('/nowhere')")
+    assert (result.error, result.exit_status) == (None, None)
+    assert runner.run(probe).stdout == fresh
+    assert fresh.split()[0] == "None" and "/nowhere" not in fresh
+
+
 def test_exception_reports_type_message_and_sample_line(runner):
     result = runner.run("x = 1\ny = 2\nprint(x / (y - 2))")
     assert result.error == "ZeroDivisionError: division by zero"
