@@ -12,6 +12,7 @@ from quizapp.extensions import db
 
 USERNAME_MAX = 40
 ADDRESS_MAX = 64
+DEVICE_MAX = 32
 
 
 class User(UserMixin, db.Model):
@@ -51,3 +52,6 @@ class LoginAttempt(db.Model):
     address: Mapped[str] = mapped_column(String(ADDRESS_MAX))
     attempted_at: Mapped[datetime]
     succeeded: Mapped[bool]
+    # The device cookie's nonce when the attempt came with a valid one for this account (a
+    # client that logged in before); such attempts have their own limit. None: anonymous.
+    device: Mapped[str | None] = mapped_column(String(DEVICE_MAX))

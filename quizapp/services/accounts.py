@@ -17,8 +17,8 @@ from quizapp.models.account import USERNAME_MAX
 from quizapp.services.errors import InvalidCredentials, ServiceError
 from quizapp.services.login_limits import (
     LoginLimits,
-    record_login_attempt,
-    validate_login_allowed,
+    mark_login_succeeded,
+    reserve_login_attempt,
 )
 
 USERNAME_MIN = 3
@@ -76,20 +76,47 @@ def compute_dummy_hash(hash_method: str) -> str:
     return _DUMMY_HASHES[hash_method]
 
 
+@dataclass(frozen=True)
+class DeviceCookie:
+    """What a device cookie whose signature is valid claims (see services/login_limits.py):
+    the client logged in to ``username`` while its session version was ``session_version``."""
+
+    username: str
+    session_version: int
+    nonce: str
+
+
+def trusted_device(device: DeviceCookie | None, username: str, session_version: int | None
+                   ) -> str | None:
+    """The device's nonce when its cookie names this account at its current session version:
+    changing the password (a version bump) makes every other device anonymous again."""
+    if device is None or device.username != username or device.session_version != session_version:
+        return None
+    return device.nonce
+
+
 def authenticate(
     session: Session, username: str, password: str, *, address: str, now: datetime,
-    limits: LoginLimits, hash_method: str,
+    limits: LoginLimits, hash_method: str, device: DeviceCookie | None = None,
 ) -> User:
-    """Check a login; every attempt is recorded so throttling works across workers."""
+    """Check a login; every attempt is recorded so throttling works across workers.
+
+    The attempt is reserved (recorded as a failure and committed) before the slow password
+    check, so parallel requests cannot get more checks than the limits allow. A known
+    ``device`` is limited on its own rather than with anonymous clients (see login_limits).
+    """
     username = canonicalize_username(username)[:USERNAME_MAX]
-    validate_login_allowed(session, username, address, now, limits)
+    nonce = None
+    if device is not None and device.username == username:
+        version = session.scalar(select(User.session_version).where(User.username == username))
+        nonce = trusted_device(device, username, version)
+    attempt_id = reserve_login_attempt(session, username, address, now, limits, nonce)
     user = session.scalar(select(User).where(User.username == username))
     stored = user.password_hash if user else compute_dummy_hash(hash_method)
-    ok = check_password_hash(stored, password) and user is not None
-    record_login_attempt(session, username, address, now, succeeded=ok)
-    session.commit()
-    if not ok:
+    if not (check_password_hash(stored, password) and user is not None):
         raise InvalidCredentials("That username and password do not match an account.")
+    mark_login_succeeded(session, attempt_id)
+    session.commit()
     return user
 
 
@@ -142,12 +169,20 @@ def load_account(session: Session, user_id: int) -> User:
 
 
 def change_password(
-    session: Session, user: User, current: str, new: str, *, hash_method: str
+    session: Session, user: User, current: str, new: str, *, hash_method: str, address: str,
+    now: datetime, limits: LoginLimits, device: DeviceCookie | None = None,
 ) -> None:
-    """Replace the password and sign out every other session (session_version bump)."""
+    """Replace the password and sign out every other session (session_version bump).
+
+    Checking the current password is a login attempt: it is throttled and counted like one,
+    so a signed-in cookie does not allow unlimited guesses of the password.
+    """
+    validate_password(new)  # before spending an attempt on a change that would be refused
+    nonce = trusted_device(device, user.username, user.session_version)
+    attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce)
     if not check_password_hash(user.password_hash, current):
         raise InvalidCredentials("The current password is not right.")
-    validate_password(new)
+    mark_login_succeeded(session, attempt_id)
     user.password_hash = generate_password_hash(new, method=hash_method)
     user.session_version += 1
     session.commit()

@@ -1,4 +1,22 @@
-"""Login throttling: recent failures counted per account and per address, stored in the DB."""
+"""Login throttling: recent failures counted per account and per address, stored in the DB.
+
+Every password check is reserved first (reserve_login_attempt): the attempt is recorded as a
+failure and committed *before* the password is checked, then the failures are counted again,
+this attempt and every other one still in flight included. Rows commit one after another, so
+the k-th attempt to commit counts at least k failures, and at most ``limit`` attempts per
+window get past the count however many requests run at once (on SQLite and PostgreSQL alike).
+A right password then turns the row into a success (mark_login_succeeded).
+
+Refused attempts are not recorded (a refusal after the reservation deletes its row), so
+requests sent during a lockout do not extend it: it ends ``window`` after the failures that
+caused it, and only real password checks, at most ``limit`` per window, can renew it.
+
+Device cookies (OWASP's "slow down online guessing attacks with device cookies"): a client
+that logged in to an account before carries a signed cookie naming the account and a random
+nonce. Its attempts on that account are counted per device (``per_device``) instead of with
+the anonymous failures (``per_account``), so strangers failing on purpose cannot lock the
+account's owner out of a device they have logged in from. The address limit applies to all.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +24,11 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from quizapp.models import LoginAttempt
-from quizapp.models.account import ADDRESS_MAX, USERNAME_MAX
+from quizapp.models.account import ADDRESS_MAX, DEVICE_MAX, USERNAME_MAX
 from quizapp.services.errors import LoginThrottled
 
 # Attempts older than this are pruned; it must exceed any configured window.
@@ -21,6 +39,7 @@ ATTEMPT_RETENTION = timedelta(days=1)
 class LoginLimits:
     per_account: int = 5
     per_address: int = 20
+    per_device: int = 5
     window: timedelta = timedelta(minutes=15)
 
 
@@ -34,9 +53,16 @@ def describe_wait(delta: timedelta) -> str:
 
 
 def validate_login_allowed(
-    session: Session, username: str, address: str, now: datetime, limits: LoginLimits
+    session: Session, username: str, address: str, now: datetime, limits: LoginLimits,
+    *, device: str | None = None, own_attempt: int | None = None,
 ) -> None:
-    """Raise LoginThrottled when this account or this address failed too often in the window."""
+    """Raise LoginThrottled when this account or this address failed too often in the window.
+
+    ``device`` is the nonce of a valid device cookie for this account: the account's count is
+    then this device's failures (``per_device``), else the anonymous ones (``per_account``).
+    ``own_attempt`` is the id of the caller's reserved attempt, left out of the count: with it
+    counted, a reservation over the limit would see ``limit + 1`` failures.
+    """
     since = now - limits.window
     username, address = username[:USERNAME_MAX], address[:ADDRESS_MAX]
     last_success = session.scalar(
@@ -44,33 +70,77 @@ def validate_login_allowed(
             LoginAttempt.username == username, LoginAttempt.succeeded.is_(True)))
     # A successful login clears the account's count; the address count is never cleared early.
     account_since = max(since, last_success) if last_success else since
-    account_failures = recent_failures(
-        session, LoginAttempt.username == username, account_since, limits.per_account)
-    if len(account_failures) >= limits.per_account:
+    if device is None:
+        account_limit, on_device = limits.per_account, ""
+        who = (LoginAttempt.username == username) & LoginAttempt.device.is_(None)
+    else:
+        account_limit, on_device = limits.per_device, " on this device"
+        who = (LoginAttempt.username == username) & (LoginAttempt.device == device[:DEVICE_MAX])
+    account_failures = recent_failures(session, who, account_since, account_limit, own_attempt)
+    if len(account_failures) >= account_limit:
         wait = compute_retry_after(account_failures[-1], limits, now)
         raise LoginThrottled(
-            f"Too many failed logins for this account. Try again in {describe_wait(wait)}.", wait)
+            f"Too many failed logins for this account{on_device}. "
+            f"Try again in {describe_wait(wait)}.", wait)
     address_failures = recent_failures(
-        session, LoginAttempt.address == address, since, limits.per_address)
+        session, LoginAttempt.address == address, since, limits.per_address, own_attempt)
     if len(address_failures) >= limits.per_address:
         wait = compute_retry_after(address_failures[-1], limits, now)
         raise LoginThrottled(
             f"Too many failed logins from your address. Try again in {describe_wait(wait)}.", wait)
 
 
-def recent_failures(session: Session, who, since: datetime, limit: int) -> list[datetime]:
-    """Times of the newest failed attempts matching ``who`` after ``since``, at most ``limit``."""
-    return session.scalars(
-        select(LoginAttempt.attempted_at).where(
-            who, LoginAttempt.succeeded.is_(False), LoginAttempt.attempted_at > since)
-        .order_by(LoginAttempt.attempted_at.desc()).limit(limit)).all()
+def recent_failures(
+    session: Session, who, since: datetime, limit: int, own_attempt: int | None = None
+) -> list[datetime]:
+    """Times of the newest failed attempts matching ``who`` after ``since``, at most ``limit``
+    (attempts still in flight count as failures); the attempt ``own_attempt`` is left out."""
+    query = select(LoginAttempt.attempted_at).where(
+        who, LoginAttempt.succeeded.is_(False), LoginAttempt.attempted_at > since)
+    if own_attempt is not None:
+        query = query.where(LoginAttempt.id != own_attempt)
+    return session.scalars(query.order_by(LoginAttempt.attempted_at.desc()).limit(limit)).all()
 
 
 def record_login_attempt(
-    session: Session, username: str, address: str, now: datetime, succeeded: bool
-) -> None:
+    session: Session, username: str, address: str, now: datetime, succeeded: bool,
+    device: str | None = None,
+) -> LoginAttempt:
     """Add the attempt and prune old ones; the caller commits."""
     session.execute(delete(LoginAttempt).where(LoginAttempt.attempted_at < now - ATTEMPT_RETENTION))
-    session.add(LoginAttempt(
+    attempt = LoginAttempt(
         username=username[:USERNAME_MAX], address=address[:ADDRESS_MAX], attempted_at=now,
-        succeeded=succeeded))
+        succeeded=succeeded, device=device[:DEVICE_MAX] if device else None)
+    session.add(attempt)
+    return attempt
+
+
+def reserve_login_attempt(
+    session: Session, username: str, address: str, now: datetime, limits: LoginLimits,
+    device: str | None = None,
+) -> int:
+    """Allow one password check or raise LoginThrottled; commits. Returns the attempt's id.
+
+    The attempt is committed as a failure before the password is checked, then the limits are
+    checked again counting every attempt in flight, so parallel requests cannot all pass a
+    count that none of them has added to yet. A refused attempt is deleted, not counted.
+    """
+    validate_login_allowed(  # refuse without writing
+        session, username, address, now, limits, device=device)
+    attempt = record_login_attempt(session, username, address, now, succeeded=False,
+                                   device=device)
+    session.commit()
+    try:
+        validate_login_allowed(session, username, address, now, limits, device=device,
+                               own_attempt=attempt.id)
+    except LoginThrottled:
+        session.execute(delete(LoginAttempt).where(LoginAttempt.id == attempt.id))
+        session.commit()
+        raise
+    return attempt.id
+
+
+def mark_login_succeeded(session: Session, attempt_id: int) -> None:
+    """The reserved attempt's password was right; the caller commits."""
+    session.execute(
+        update(LoginAttempt).where(LoginAttempt.id == attempt_id).values(succeeded=True))

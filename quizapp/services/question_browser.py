@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from sqlalchemy import func, or_, select
@@ -11,6 +10,7 @@ from sqlalchemy.orm import Session, load_only, selectinload
 from quizapp.models import Card, Concept, ItemConcept
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import NotFound, ServiceError
+from quizapp.services.paging import check_page_number, count_pages
 
 PER_PAGE = 25
 TEXT_MAX = 100
@@ -47,8 +47,7 @@ def validate_filters(session: Session, filters: CardFilters) -> None:
         raise ServiceError(f"Unknown concept {filters.concept[:40]!r}: pick one from the list.")
     if len(filters.text) > TEXT_MAX:
         raise ServiceError(f"Search text is at most {TEXT_MAX} characters.")
-    if not 1 <= filters.page <= 100_000:
-        raise ServiceError("A page number is a whole number from 1 to 100000.")
+    check_page_number(filters.page)
 
 
 def escape_like(text: str) -> str:
@@ -71,7 +70,7 @@ def list_cards(session: Session, filters: CardFilters) -> CardPage:
         query = query.where(or_(Card.title.ilike(pattern, escape="\\"),
                                 Card.question.ilike(pattern, escape="\\")))
     total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
-    pages = max(1, math.ceil(total / PER_PAGE))
+    pages = count_pages(total, PER_PAGE)
     page = min(filters.page, pages)
     cards = list(session.scalars(query.options(
         load_only(Card.key, Card.title, Card.level, Card.importance, Card.new_order),

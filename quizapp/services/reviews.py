@@ -16,6 +16,7 @@ from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.services.errors import Conflict, NotFound
+from quizapp.services.paging import check_page_number, count_pages
 from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
 
 _SQLITE_WRITE_LOCK = threading.Lock()
@@ -25,6 +26,7 @@ STALE_MESSAGE = (
     "That rating was for a page that is out of date (a second click or another tab); "
     "it was not counted again."
 )
+HISTORY_PER_PAGE = 50
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,35 @@ def undo_review(session: Session, user: User, review_id: int) -> Item:
     return item
 
 
-def list_history(session: Session, user: User, limit: int = 100) -> list[Review]:
-    return list(session.scalars(
-        select(Review).where(Review.user_id == user.id).order_by(Review.id.desc()).limit(limit)
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a user's review history, newest first; ``first`` and ``last`` number its
+    rows within the whole history (0 and 0 when there is none)."""
+
+    reviews: list[Review]
+    total: int
+    page: int
+    pages: int
+
+    @property
+    def first(self) -> int:
+        return (self.page - 1) * HISTORY_PER_PAGE + 1 if self.reviews else 0
+
+    @property
+    def last(self) -> int:
+        return (self.page - 1) * HISTORY_PER_PAGE + len(self.reviews)
+
+
+def list_history(session: Session, user: User, page: int = 1) -> HistoryPage:
+    """The user's reviews on ``page`` (1 = the newest), or ServiceError for a page number out of
+    range. A page past the end shows the last page, as the question browser does."""
+    check_page_number(page)
+    mine = Review.user_id == user.id
+    total = session.scalar(select(func.count()).select_from(Review).where(mine)) or 0
+    pages = count_pages(total, HISTORY_PER_PAGE)
+    page = min(page, pages)
+    rows = list(session.scalars(
+        select(Review).where(mine).order_by(Review.id.desc())
+        .offset((page - 1) * HISTORY_PER_PAGE).limit(HISTORY_PER_PAGE)
         .options(selectinload(Review.item))))  # one query for the page's items, not one per row
+    return HistoryPage(rows, total, page, pages)

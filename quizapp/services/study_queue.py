@@ -25,6 +25,7 @@ from quizapp.services.study_items import (
 # When nothing is due, an item whose learning step ends within this span is shown early
 # (Anki's "learn ahead"), so a session does not stall on a one-minute step.
 LEARN_AHEAD = timedelta(minutes=20)
+ONE_DAY = timedelta(days=1)  # the user's day: fixed UTC offset, so always 24 hours
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class QueueView:
     next_due: datetime | None  # when something is next due, if the queue is empty
     due_held: int  # due now, but over today's review limit
     new_held: int  # never seen, but over today's new-item limit
+    next_due_held: bool  # next_due falls before tomorrow, but today's review limit is used up
     today: TodayCounts
     last_review: LastReview | None
 
@@ -127,7 +129,8 @@ class QueueCounts:
     today: TodayCounts
     due: int  # due now, before the daily limit
     new: int  # never seen, before the daily limit
-    last_review: LastReview | None
+    last_review: LastReview | None  # the latest rating, if it was made today
+    day_start: datetime  # when the user's today began
 
 
 def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
@@ -138,10 +141,13 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     row = session.connection().execute(
         COUNTS, {"user_id": user.id, "now": now, "day_start": start}).one()
     last = None
-    if row.last_review_id is not None:
+    # An earlier day's rating is not offered for Undo: the status bar would report it as just
+    # made, and "u" would reach back into days already closed.
+    if row.last_review_id is not None and row.last_review_at >= start:
         last = LastReview(row.last_review_id, row.last_review_item_id, row.last_review_title,
                           row.last_review_rating, row.last_review_at, row.last_review_due)
-    return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.new, last)
+    return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.new, last,
+                       start)
 
 
 def select_first_due(session: Session, user: User,
@@ -188,8 +194,11 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
     else:
         item, state = head, None
     next_due = None if head else compute_next_due(session, user)
+    next_due_held = (next_due is not None and not reviews_left
+                     and next_due < counts.day_start + ONE_DAY)
     return QueueView(item, state, due_total, new_total, learned_ahead, next_due,
-                     counts.due - due_total, counts.new - new_total, today, counts.last_review)
+                     counts.due - due_total, counts.new - new_total, next_due_held, today,
+                     counts.last_review)
 
 
 def compute_status(session: Session, user: User, now: datetime) -> QueueView:
@@ -199,4 +208,4 @@ def compute_status(session: Session, user: User, now: datetime) -> QueueView:
     reviews_left, new_left = compute_left_today(user, counts.today)
     due_total, new_total = min(reviews_left, counts.due), min(new_left, counts.new)
     return QueueView(None, None, due_total, new_total, False, None, counts.due - due_total,
-                     counts.new - new_total, counts.today, counts.last_review)
+                     counts.new - new_total, False, counts.today, counts.last_review)

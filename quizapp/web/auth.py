@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import timedelta
 from math import ceil
 
-from flask import Blueprint, Flask, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_login import current_user, login_required, login_user, logout_user
+from itsdangerous import BadData, URLSafeTimedSerializer
+from werkzeug.wrappers import Response
 
 from quizapp.extensions import db, login_manager
 from quizapp.models import User
@@ -15,8 +28,14 @@ from quizapp.services.errors import InvalidCredentials, LoginThrottled, ServiceE
 from quizapp.services.login_limits import LoginLimits
 from quizapp.web.forms import LoginForm, RegisterForm
 from quizapp.web.runtime import client_address, compute_safe_next, current_time
+from quizapp.web.signing import current_serializer
 
 bp = Blueprint("auth", __name__)
+
+# The device cookie (see services/login_limits.py): signed, naming the account and a nonce.
+DEVICE_COOKIE = "quizapp_device"
+DEVICE_SALT = "quizapp.device-cookie"
+DEVICE_MAX_AGE = timedelta(days=180)
 
 
 def init_login_manager(_app: Flask) -> None:
@@ -32,9 +51,48 @@ def init_login_manager(_app: Flask) -> None:
 
 def current_login_limits() -> LoginLimits:
     config = current_app.config
+    # A device gets as many tries as the anonymous clients together: LOGIN_LIMIT_PER_ACCOUNT.
     return LoginLimits(
         per_account=config["LOGIN_LIMIT_PER_ACCOUNT"], per_address=config["LOGIN_LIMIT_PER_ADDRESS"],
+        per_device=config["LOGIN_LIMIT_PER_ACCOUNT"],
         window=timedelta(minutes=config["LOGIN_LIMIT_WINDOW_MINUTES"]))
+
+
+def _device_serializer() -> URLSafeTimedSerializer:
+    return current_serializer(DEVICE_SALT, timed=True)
+
+
+def read_device() -> accounts.DeviceCookie | None:
+    """What this request's device cookie claims, when its signature is valid and recent."""
+    cookie = request.cookies.get(DEVICE_COOKIE)
+    if not cookie or len(cookie) > 300:
+        return None
+    try:
+        username, version, nonce = _device_serializer().loads(
+            cookie, max_age=int(DEVICE_MAX_AGE.total_seconds()))
+    except (BadData, ValueError, TypeError):
+        return None
+    if not (isinstance(username, str) and isinstance(nonce, str) and type(version) is int):
+        return None
+    return accounts.DeviceCookie(username, version, nonce)
+
+
+def set_device_cookie(response: Response, user: User) -> Response:
+    """After a successful login (or password change): this client knows the password."""
+    value = _device_serializer().dumps(
+        [user.username, user.session_version, secrets.token_urlsafe(16)])
+    response.set_cookie(
+        DEVICE_COOKIE, value, max_age=int(DEVICE_MAX_AGE.total_seconds()), httponly=True,
+        samesite="Lax", secure=current_app.config["SESSION_COOKIE_SECURE"])
+    return response
+
+
+def start_new_session(user: User, *, remember: bool = False) -> None:
+    """Log in on a fresh session: nothing from before the login (such as a CSRF token someone
+    planted in the visitor's cookie) stays valid after it. The ``next`` target lives in the
+    query string, not the session, so nothing needs to be carried over."""
+    session.clear()
+    login_user(user, remember=remember)
 
 
 @bp.route("/register", methods=["GET", "POST"])
@@ -52,9 +110,9 @@ def register():
             form.username.errors = [*form.username.errors, exc.message]
             status = 400
         else:
-            login_user(user)
+            start_new_session(user)
             flash(f"Welcome, {user.username}. Your first items are ready.", "success")
-            return redirect(url_for("study.index"))
+            return set_device_cookie(redirect(url_for("study.index")), user)
     elif form.is_submitted():
         status = 400
     return render_template("auth/register.html", form=form), status
@@ -71,15 +129,17 @@ def login():
             user = accounts.authenticate(
                 db.session, form.username.data, form.password.data, address=client_address(),
                 now=current_time(), limits=current_login_limits(),
-                hash_method=current_app.config["PASSWORD_HASH_METHOD"])
+                hash_method=current_app.config["PASSWORD_HASH_METHOD"],
+                device=read_device())
         except LoginThrottled as exc:
             status, message = 429, exc.message
             headers["Retry-After"] = str(ceil(exc.retry_after.total_seconds()))
         except InvalidCredentials as exc:
             status, message = 401, exc.message
         else:
-            login_user(user, remember=form.remember.data)
-            return redirect(compute_safe_next(request.args.get("next"), url_for("study.index")))
+            target = compute_safe_next(request.args.get("next"), url_for("study.index"))
+            start_new_session(user, remember=form.remember.data)
+            return set_device_cookie(redirect(target), user)
     elif form.is_submitted():
         status = 400
     return render_template("auth/login.html", form=form, message=message), status, headers

@@ -66,8 +66,10 @@ class PasswordForm(FlaskForm):
 
 
 class SettingsForm(FlaskForm):
+    # Decimal bounds: NumberRange compares the typed Decimal("0.99") with its bounds, and the
+    # float 0.99 is 0.98999..., so a float bound refused the top of the stated range.
     desired_retention = DecimalField("Desired retention", places=2, validators=[
-        InputRequired(), NumberRange(*RETENTION_RANGE)])
+        InputRequired(), NumberRange(*(Decimal(str(bound)) for bound in RETENTION_RANGE))])
     new_per_day = IntegerField("New items per day", validators=[
         InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
     reviews_per_day = IntegerField("Reviews per day", validators=[

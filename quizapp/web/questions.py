@@ -6,7 +6,7 @@ from flask import Blueprint, render_template, request
 from flask_login import current_user
 
 from quizapp.extensions import db
-from quizapp.services import question_browser, reviews
+from quizapp.services import paging, question_browser, reviews
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
 
@@ -15,13 +15,10 @@ bp = Blueprint("questions", __name__)
 
 def read_filters() -> question_browser.CardFilters:
     args = request.args
-    page_text = args.get("page", "1")
-    # isascii: "²" and other Unicode digits pass isdigit() but not int().
-    readable = page_text.isascii() and page_text.isdigit() and len(page_text) < 7
-    page = int(page_text) if readable else 0
     return question_browser.CardFilters(
         level=args.get("level", "").strip(), concept=args.get("concept", "").strip(),
-        importance=args.get("importance", "").strip(), text=args.get("q", ""), page=page)
+        importance=args.get("importance", "").strip(), text=args.get("q", ""),
+        page=paging.read_page_number(args.get("page", "1")))
 
 
 @bp.route("/questions")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, request, url_for
+from flask import Flask, Response, current_app, request, session, url_for
 
 # Everything a page uses is served by the app itself: no third-party origin is allowed.
 CONTENT_SECURITY_POLICY = (
@@ -27,8 +28,14 @@ def client_address() -> str:
 
 
 def compute_safe_next(target: str | None, default: str) -> str:
-    """Only same-site relative paths are followed after login (no open redirects)."""
+    """Only same-site relative paths are followed after login (no open redirects).
+
+    A target holding any control character is refused: urlsplit ignores tabs and line breaks,
+    so it would judge a different string, and a line break cannot go in a Location header.
+    """
     if not target or len(target) > 500:
+        return default
+    if any(unicodedata.category(char) == "Cc" for char in target):
         return default
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
@@ -64,6 +71,9 @@ def register_fixed_urls(app: Flask) -> None:
     app.add_template_global(fixed_url_for, "fixed_url_for")
 
 
+SESSION_USER_KEY = "_user_id"  # where Flask-Login keeps the signed-in user in the session
+
+
 def compute_security_headers(https: bool) -> tuple[tuple[str, str], ...]:
     headers = [("Content-Security-Policy", CONTENT_SECURITY_POLICY),
                ("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"),
@@ -83,4 +93,8 @@ def register_headers(app: Flask) -> None:
         present = {name.lower() for name, _ in response.headers}
         response.headers.extend(
             [(name, value) for name, value in defaults if name.lower() not in present])
+        # A signed-in person's pages (history, settings, study) are theirs alone: not kept by
+        # a shared machine's browser cache or by a proxy, so Back after logging out shows none.
+        if "cache-control" not in present and SESSION_USER_KEY in session:
+            response.headers["Cache-Control"] = "no-store"
         return response

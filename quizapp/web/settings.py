@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from math import ceil
 
 from flask import Blueprint, current_app, flash, redirect, render_template, url_for
-from flask_login import current_user, login_required, login_user
+from flask_login import current_user, login_required
 
 from quizapp.extensions import db
 from quizapp.services import accounts
-from quizapp.services.errors import ServiceError
+from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import StudySettings, read_settings, update_settings
+from quizapp.web.auth import (
+    current_login_limits,
+    read_device,
+    set_device_cookie,
+    start_new_session,
+)
 from quizapp.web.forms import PasswordForm, SettingsForm
+from quizapp.web.runtime import client_address, current_time
 
 bp = Blueprint("settings", __name__)
 
@@ -44,17 +52,27 @@ def index():
 @login_required
 def password():
     form = PasswordForm()
+    status, headers = 400, {}
     if form.validate_on_submit():
         account = accounts.load_account(db.session, current_user.id)
         try:
             accounts.change_password(db.session, account, form.current.data, form.new.data,
-                                     hash_method=current_app.config["PASSWORD_HASH_METHOD"])
+                                     hash_method=current_app.config["PASSWORD_HASH_METHOD"],
+                                     address=client_address(), now=current_time(),
+                                     limits=current_login_limits(),
+                                     device=read_device())
+        except LoginThrottled as exc:  # wrong current passwords count as failed logins
+            form.current.errors = [exc.message]
+            status = 429
+            headers["Retry-After"] = str(ceil(exc.retry_after.total_seconds()))
         except ServiceError as exc:
             form.current.errors = [exc.message]
         else:
-            login_user(account)  # re-issue this session with the new session version
+            start_new_session(account)  # a new session and CSRF token, the new session version
             flash("Password changed. Other devices are signed out.", "success")
-            return redirect(url_for("settings.index"), 303)
+            # This device stays known; the others' device cookies named the old version.
+            return set_device_cookie(redirect(url_for("settings.index"), 303), account)
     current = read_settings(current_user)
     settings_form = SettingsForm(formdata=None, data=asdict(current))
-    return render_settings_page(settings_form, form, 400)
+    page, _ = render_settings_page(settings_form, form, status)
+    return page, status, headers

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from quizapp import srs
 from quizapp.extensions import db
-from quizapp.services import reviews, skill_reviews
+from quizapp.services import paging, reviews, skill_reviews
 from quizapp.services.errors import Conflict, ServiceError
 from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS
@@ -149,6 +149,8 @@ def undo():
 @bp.route("/study/history")
 @login_required
 def history():
+    """The user's reviews, newest first, a page at a time (?page=, 1 = the newest)."""
+    page = paging.read_page_number(request.args.get("page", "1"))
     return render_template(
-        "study/history.html", reviews=reviews.list_history(db.session, current_user),
+        "study/history.html", history=reviews.list_history(db.session, current_user, page),
         ratings=RATING_LABELS)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 
-from flask import current_app
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from quizapp.services.errors import ServiceError
+from quizapp.web.signing import current_serializer
 
 SALT = "quizapp.study-page"
 DAMAGED = ("This study page is damaged or from an old session. Nothing was saved: open Study "
@@ -26,16 +25,7 @@ class ShownItem:
 
 
 def _serializer() -> URLSafeSerializer:
-    config = current_app.config
-    return _serializer_for(config["SECRET_KEY"], tuple(config["SECRET_KEY_FALLBACKS"] or ()))
-
-
-@lru_cache(maxsize=8)
-def _serializer_for(secret_key: str | bytes, fallbacks: tuple) -> URLSafeSerializer:
-    """Built once per key set: a serializer keeps no per-token state, and building one costs
-    more than signing a token with it. The newest key signs; a fallback still verifies, so a
-    page open while the key rotates is taken, as Flask does for the session cookie."""
-    return URLSafeSerializer([*fallbacks, secret_key], salt=SALT)
+    return current_serializer(SALT)
 
 
 def sign_shown_item(shown: ShownItem) -> str:

@@ -82,6 +82,23 @@ def test_rating_keys_do_nothing_until_the_answer_is_shown(page, live_server):
         db.session.remove()
 
 
+def test_a_second_space_rates_good_as_the_home_page_says(page, live_server):
+    base, app = live_server["url"], live_server["app"]
+    register_in_browser(page, base, "spacer", PASSWORD)
+    first = shown_item(page)
+    page.keyboard.press("Space")
+    page.locator(".rate-bar").wait_for(state="visible")
+    assert page.evaluate("document.activeElement.value") == "3"  # Good has the focus
+    with page.expect_navigation():
+        page.keyboard.press("Space")
+    with app.app_context():
+        assert [(r.item.key, r.rating) for r in db.session.scalars(select(Review))] == [
+            (first[1], 3)]
+        db.session.remove()
+    page.goto(f"{base}/")
+    assert "a second Space (or Enter) rates it Good" in page.locator("main").inner_text()
+
+
 def test_register_study_undo_reload_relogin(page, live_server):
     base, app, seeds = live_server["url"], live_server["app"], live_server["seeds"]
     page.goto(f"{base}/register")

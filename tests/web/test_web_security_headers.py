@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, Response
+from webtest_support import csrf_token, register
 
 from quizapp.web.runtime import CONTENT_SECURITY_POLICY, register_headers
 
@@ -46,3 +47,17 @@ def test_a_view_keeps_the_headers_it_set_whatever_their_case():
 def test_https_adds_strict_transport_security():
     headers = make_app(https=True).test_client().get("/plain").headers
     assert headers.getlist("Strict-Transport-Security") == ["max-age=31536000"]
+
+
+def test_signed_in_pages_are_not_stored_and_public_ones_may_be(client, bank):
+    assert "Cache-Control" not in client.get("/questions").headers
+    register(client, "sam")
+    for path in ("/study", "/study/history", "/settings", "/questions"):
+        response = client.get(path)
+        assert response.status_code == 200
+        assert response.headers.getlist("Cache-Control") == ["no-store"], path
+    # Files keep their own caching rules, signed in or not.
+    assert client.get("/static/app.css").headers["Cache-Control"] != "no-store"
+    logout = client.post("/logout", data={"csrf_token": csrf_token(client.get("/settings").text)})
+    assert logout.status_code in (302, 303)
+    assert "Cache-Control" not in client.get("/questions").headers

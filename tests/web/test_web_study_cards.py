@@ -154,6 +154,45 @@ def test_daily_review_limit(app, client, bank, clock):
     assert shown_key(client.get("/study").text) is not None  # a raised limit releases one
 
 
+def test_a_review_due_later_today_over_the_limit_is_not_promised(app, client, bank, clock):
+    register(client, "sam")
+    set_limits(app, "sam", new=2, reviews=1)
+    rate_current(client, 3)  # alpha: Good on a new card -> due again in 10 minutes
+    clock.advance(minutes=5)
+    rate_current(client, 3)  # the second new card, due at +15 minutes
+    clock.advance(minutes=5)
+    rate_current(client, 3)  # alpha again: today's one review
+    page = client.get("/study").text
+    assert shown_key(page) is None and "Your next review is due" not in page
+    assert ("That is today's limit of 1 review. The next review falls due in 5m; it waits for "
+            "tomorrow, or raise the limit in Daily limits.") in page
+    set_limits(app, "sam", reviews=0)
+    assert ("Reviews are off: their daily limit is 0. The next review falls due in 5m; raise "
+            "the limit in Daily limits to review it.") in client.get("/study").text
+
+
+def test_a_review_due_after_today_is_promised_even_over_the_limit(app, client, bank, clock):
+    register(client, "sam")
+    set_limits(app, "sam", new=2, reviews=1)
+    rate_current(client, 3)  # alpha: Good -> a 10-minute learning step
+    clock.advance(minutes=10)
+    rate_current(client, 4)  # alpha: Easy, today's one review -> days away
+    rate_current(client, 4)  # the second new card: Easy -> days away
+    page = client.get("/study").text
+    assert shown_key(page) is None and "today's limit of 1 review" not in page
+    assert re.search(r"Your next review is due in \d+d\.", page)
+
+
+def test_an_earlier_days_rating_is_not_offered_for_undo(client, bank, clock):
+    register(client, "sam")
+    rate_current(client, 4)  # Easy: days away
+    page = client.get("/study").text
+    assert last_rating(page).startswith("Easy: ") and "data-undo-form" in page
+    clock.advance(days=1)
+    page = client.get("/study").text
+    assert last_rating(page) is None and "data-undo-form" not in page
+
+
 def test_learning_cards_are_shown_ahead_when_nothing_else_is_left(app, client, bank, clock):
     register(client, "sam")
     set_limits(app, "sam", new=1)
@@ -365,6 +404,28 @@ def test_settings_reject_out_of_range_values(app, client, bank):
     with app.app_context():
         user = db.session.scalar(select(User))
         assert (user.desired_retention, user.new_per_day) == (0.9, 20)
+
+
+@pytest.mark.parametrize("typed, stored", [("0.7", 0.7), ("0.70", 0.7), ("0.99", 0.99)])
+def test_settings_take_both_ends_of_the_retention_range(app, client, bank, typed, stored):
+    register(client, "sam")
+    response = client.post("/settings", data={
+        "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": typed,
+        "new_per_day": "20", "reviews_per_day": "200", "utc_offset_minutes": "0"})
+    assert response.status_code == 303, response.text
+    with app.app_context():
+        assert db.session.scalar(select(User.desired_retention)) == stored
+
+
+@pytest.mark.parametrize("typed", ["0.69", "1.00", "0.991"])
+def test_settings_refuse_retention_just_outside_the_range(app, client, bank, typed):
+    register(client, "sam")
+    response = client.post("/settings", data={
+        "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": typed,
+        "new_per_day": "20", "reviews_per_day": "200", "utc_offset_minutes": "0"})
+    assert response.status_code == 400
+    with app.app_context():
+        assert db.session.scalar(select(User.desired_retention)) == 0.9
 
 
 def test_pages_that_save_progress_need_an_account(client, bank):
