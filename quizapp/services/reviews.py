@@ -101,7 +101,7 @@ def apply_rating(
         raise Conflict(STALE_MESSAGE)
     before = srs.new_state(now) if is_new else state.state
     result = srs.review(before, rating, now, desired_retention=user.desired_retention,
-                        duration_ms=duration_ms)
+                        duration_ms=duration_ms, tz_offset_minutes=user.utc_offset_minutes)
     review_row = {
         "user_id": user.id, "item_id": item.id, "reviewed_at": now, "rating": rating,
         "duration_ms": duration_ms, "answer": answer, "correct": correct,

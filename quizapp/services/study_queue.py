@@ -60,6 +60,7 @@ class QueueView:
     due_held: int  # due now, but over today's review limit
     new_held: int  # never seen, but over today's new-item limit
     next_due_held: bool  # next_due falls before tomorrow, but today's review limit is used up
+    next_day: datetime  # when the user's next study day (and its daily limits) begins
     today: TodayCounts
     last_review: LastReview | None
 
@@ -194,11 +195,11 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
     else:
         item, state = head, None
     next_due = None if head else compute_next_due(session, user)
-    next_due_held = (next_due is not None and not reviews_left
-                     and next_due < counts.day_start + ONE_DAY)
+    next_day = counts.day_start + ONE_DAY
+    next_due_held = next_due is not None and not reviews_left and next_due < next_day
     return QueueView(item, state, due_total, new_total, learned_ahead, next_due,
-                     counts.due - due_total, counts.new - new_total, next_due_held, today,
-                     counts.last_review)
+                     counts.due - due_total, counts.new - new_total, next_due_held, next_day,
+                     today, counts.last_review)
 
 
 def compute_status(session: Session, user: User, now: datetime) -> QueueView:
@@ -208,4 +209,5 @@ def compute_status(session: Session, user: User, now: datetime) -> QueueView:
     reviews_left, new_left = compute_left_today(user, counts.today)
     due_total, new_total = min(reviews_left, counts.due), min(new_left, counts.new)
     return QueueView(None, None, due_total, new_total, False, None, counts.due - due_total,
-                     counts.new - new_total, False, counts.today, counts.last_review)
+                     counts.new - new_total, False, counts.day_start + ONE_DAY, counts.today,
+                     counts.last_review)

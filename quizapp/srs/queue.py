@@ -14,6 +14,10 @@ DEFAULT_NEW_LIMIT = 20
 DEFAULT_REVIEW_LIMIT = 200
 # Real-world UTC offsets run from -12:00 to +14:00; allow the symmetric +-14:00 band.
 MAX_TZ_OFFSET_MINUTES = 14 * 60
+# The study day turns over at 04:00 local time, not midnight (Anki's "next day starts at"
+# default): a session that runs past midnight stays one day, with one set of daily limits,
+# and a review due "tomorrow" is not released minutes after a late-evening rating.
+DAY_STARTS_AT = timedelta(hours=4)
 
 
 def _validate_count(value: object, name: str) -> int:
@@ -56,17 +60,17 @@ def plan_session(
 
 
 def day_start(now: datetime, tz_offset_minutes: int = 0) -> datetime:
-    """Start of the user's current day, as a timezone-aware UTC datetime.
+    """Start of the user's current study day, as a timezone-aware UTC datetime.
 
-    The user's day is the calendar day at ``now`` shifted by ``tz_offset_minutes`` (minutes
-    east of UTC: +60 for UTC+01:00, -300 for UTC-05:00).  Reviews at or after the returned
-    moment count toward today's limits.
+    The study day runs from DAY_STARTS_AT (04:00) local time to 04:00 the next day, local time
+    being UTC shifted by ``tz_offset_minutes`` (minutes east of UTC: +60 for UTC+01:00, -300
+    for UTC-05:00).  Reviews at or after the returned moment count toward today's limits.
     """
     moment = canonicalize_utc(now)
     offset = _validate_offset(tz_offset_minutes)
-    local = moment.astimezone(timezone(offset))
-    local_midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
-    return local_midnight.astimezone(UTC)
+    local = moment.astimezone(timezone(offset)) - DAY_STARTS_AT
+    local_start = local.replace(hour=0, minute=0, second=0, microsecond=0) + DAY_STARTS_AT
+    return local_start.astimezone(UTC)
 
 
 def _validate_offset(tz_offset_minutes: object) -> timedelta:

@@ -30,7 +30,17 @@ ALLOWED_TAGS = {
     "del", "sup", "sub",
 }
 ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "span": {"class"}, "div": {"class"},
-                      "code": {"class"}, "pre": {"class"}, "th": {"style"}, "td": {"style"}}
+                      "code": {"class"}, "pre": {"class"}, "th": {"class"}, "td": {"class"}}
+# Table column alignment, which markdown-it writes as style="text-align:..." (refused by the
+# app's Content-Security-Policy, style-src 'self'), becomes one of these classes (app.css).
+ALIGN_CLASSES = {f"text-align:{side}": f"align-{side}" for side in ("left", "center", "right")}
+
+
+def align_with_classes(state) -> None:
+    """Core rule: a table cell's inline alignment style becomes an align-* class."""
+    for token in state.tokens:
+        if token.type in ("th_open", "td_open") and token.attrs.get("style") in ALIGN_CLASSES:
+            token.attrs = {"class": ALIGN_CLASSES[token.attrs["style"]]}
 
 
 def compute_lexer(language: str):
@@ -63,6 +73,7 @@ def build_markdown() -> MarkdownIt:
     # html=False: raw HTML typed into Markdown is shown as text, never passed through.
     parser = MarkdownIt("commonmark", {"html": False, "highlight": highlight_block})
     parser.enable("table")
+    parser.core.ruler.push("align_with_classes", align_with_classes)
     for ruler in (parser.core.ruler, parser.block.ruler, parser.inline.ruler,
                   parser.inline.ruler2):
         ruler.getRules("")  # compiles the cache of every chain of this ruler at once

@@ -86,16 +86,24 @@ def test_compute_remaining():
 @pytest.mark.parametrize(
     ("now", "offset", "expected"),
     [
-        (datetime(2024, 5, 10, 15, 30, tzinfo=UTC), 0, datetime(2024, 5, 10, 0, 0, tzinfo=UTC)),
-        # UTC+2: 23:30 UTC is 01:30 next day locally; that day began at 22:00 UTC.
-        (datetime(2024, 5, 10, 23, 30, tzinfo=UTC), 120, datetime(2024, 5, 10, 22, 0, tzinfo=UTC)),
-        (datetime(2024, 5, 10, 21, 59, tzinfo=UTC), 120, datetime(2024, 5, 9, 22, 0, tzinfo=UTC)),
-        # UTC-5: 03:00 UTC is 22:00 the previous evening locally.
-        (datetime(2024, 5, 10, 3, 0, tzinfo=UTC), -300, datetime(2024, 5, 9, 5, 0, tzinfo=UTC)),
-        (datetime(2024, 5, 10, 5, 0, tzinfo=UTC), -300, datetime(2024, 5, 10, 5, 0, tzinfo=UTC)),
-        # UTC+05:30 (India), across a month boundary.
-        (datetime(2024, 2, 29, 19, 0, tzinfo=UTC), 330, datetime(2024, 2, 29, 18, 30, tzinfo=UTC)),
-        (datetime(2024, 12, 31, 23, 0, tzinfo=UTC), 840, datetime(2024, 12, 31, 10, 0, tzinfo=UTC)),
+        # The study day turns over at 04:00 local time (Anki's "next day starts at").
+        (datetime(2024, 5, 10, 15, 30, tzinfo=UTC), 0, datetime(2024, 5, 10, 4, 0, tzinfo=UTC)),
+        (datetime(2024, 5, 10, 4, 0, tzinfo=UTC), 0, datetime(2024, 5, 10, 4, 0, tzinfo=UTC)),
+        # Past midnight, before 04:00: still the previous evening's day.
+        (datetime(2024, 5, 10, 3, 59, tzinfo=UTC), 0, datetime(2024, 5, 9, 4, 0, tzinfo=UTC)),
+        (datetime(2024, 5, 10, 0, 30, tzinfo=UTC), 0, datetime(2024, 5, 9, 4, 0, tzinfo=UTC)),
+        # UTC+2: 02:30 UTC is 04:30 locally; that day began at 02:00 UTC.
+        (datetime(2024, 5, 10, 2, 30, tzinfo=UTC), 120, datetime(2024, 5, 10, 2, 0, tzinfo=UTC)),
+        (datetime(2024, 5, 10, 1, 59, tzinfo=UTC), 120, datetime(2024, 5, 9, 2, 0, tzinfo=UTC)),
+        # UTC-5: 08:00 UTC is 03:00 locally, still the day that began at 09:00 UTC the day before.
+        (datetime(2024, 5, 10, 8, 0, tzinfo=UTC), -300, datetime(2024, 5, 9, 9, 0, tzinfo=UTC)),
+        (datetime(2024, 5, 10, 9, 0, tzinfo=UTC), -300, datetime(2024, 5, 10, 9, 0, tzinfo=UTC)),
+        # UTC+05:30 (India), across a month boundary (2024 is a leap year).
+        (datetime(2024, 2, 29, 23, 0, tzinfo=UTC), 330, datetime(2024, 2, 29, 22, 30, tzinfo=UTC)),
+        (datetime(2024, 2, 29, 22, 0, tzinfo=UTC), 330, datetime(2024, 2, 28, 22, 30, tzinfo=UTC)),
+        # UTC+14 across a year boundary: 14:00 UTC on 31 Dec is 04:00 on 1 Jan locally.
+        (datetime(2024, 12, 31, 14, 0, tzinfo=UTC), 840, datetime(2024, 12, 31, 14, 0, tzinfo=UTC)),
+        (datetime(2024, 12, 31, 13, 0, tzinfo=UTC), 840, datetime(2024, 12, 30, 14, 0, tzinfo=UTC)),
     ],
 )
 def test_day_start(now, offset, expected):
@@ -105,9 +113,9 @@ def test_day_start(now, offset, expected):
 
 
 def test_day_start_accepts_aware_non_utc_now():
-    berlin = datetime(2024, 5, 11, 0, 30, tzinfo=ZoneInfo("Europe/Berlin"))  # 22:30 UTC on the 10th
-    assert day_start(berlin) == datetime(2024, 5, 10, 0, 0, tzinfo=UTC)
-    assert day_start(berlin, 120) == datetime(2024, 5, 10, 22, 0, tzinfo=UTC)
+    berlin = datetime(2024, 5, 11, 6, 30, tzinfo=ZoneInfo("Europe/Berlin"))  # 04:30 UTC on the 11th
+    assert day_start(berlin) == datetime(2024, 5, 11, 4, 0, tzinfo=UTC)
+    assert day_start(berlin, 120) == datetime(2024, 5, 11, 2, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(

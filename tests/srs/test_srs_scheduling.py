@@ -10,6 +10,7 @@ import pytest
 from quizapp.srs import (
     DESIRED_RETENTION_RANGE,
     RATINGS,
+    day_start,
     is_new,
     new_state,
     preview_intervals,
@@ -258,3 +259,47 @@ def _with(**changes):
 def test_malformed_state_rejected(state):
     with pytest.raises(ValueError, match="state"):
         review(state, 3, NOW)
+
+
+def _reviewed_into_review_state(now: datetime) -> dict:
+    """A card rated Good twice ten minutes apart: out of learning, next due days away."""
+    first = review(new_state(now), 3, now)
+    return review(first.state, 3, now + timedelta(minutes=10)).state
+
+
+@pytest.mark.parametrize("offset", [0, 120, -300, 330])
+@pytest.mark.parametrize("rating", [2, 3, 4])
+def test_day_long_intervals_end_at_the_start_of_their_study_day(offset, rating):
+    # 20:00 local time, whatever the offset.
+    now = datetime(2025, 3, 3, 20, 0, tzinfo=UTC) - timedelta(minutes=offset)
+    state = _reviewed_into_review_state(now - timedelta(days=3))
+    exact = review(state, rating, now)
+    rounded = review(state, rating, now, tz_offset_minutes=offset)
+    assert exact.due - now >= timedelta(days=1)
+    assert rounded.due == day_start(exact.due, offset)
+    assert rounded.due > now and state_due(rounded.state) == rounded.due
+    local = rounded.due + timedelta(minutes=offset)
+    assert (local.hour, local.minute) == (4, 0)  # the study day's first moment
+    # The same whole number of study days away as the exact interval.
+    days = (day_start(exact.due, offset) - day_start(now, offset)) / timedelta(days=1)
+    assert days == round(days) >= 1
+    # Only the due time moves: the memory model's numbers are FSRS's own.
+    assert {k: v for k, v in rounded.state.items() if k != "due"} == {
+        k: v for k, v in exact.state.items() if k != "due"}
+
+
+def test_learning_steps_are_not_rounded():
+    now = datetime(2025, 3, 3, 22, 0, tzinfo=UTC)
+    for rating in (1, 2, 3):
+        exact = review(new_state(now), rating, now)
+        assert review(new_state(now), rating, now, tz_offset_minutes=0).due == exact.due
+        assert exact.due - now < timedelta(hours=1)
+
+
+def test_a_late_evening_one_day_interval_waits_for_the_next_study_day():
+    # Rated at 23:50 (UTC, offset 0) with an interval of a day or more: due from 04:00 on the
+    # day after, not 00:00 ten minutes later (the study day turns over at 04:00).
+    now = datetime(2025, 3, 3, 23, 50, tzinfo=UTC)
+    state = _reviewed_into_review_state(now - timedelta(days=1))
+    rounded = review(state, 3, now, tz_offset_minutes=0)
+    assert rounded.due >= datetime(2025, 3, 4, 4, 0, tzinfo=UTC)

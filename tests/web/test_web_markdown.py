@@ -51,3 +51,16 @@ def test_raw_html_and_scripts_never_pass_through():
     html = markdown.render_markdown('Hi <script>alert(1)</script> [x](javascript:alert(1))')
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "href" not in html  # the javascript: link stays text, never a link
+
+
+def test_table_alignment_is_a_class_the_content_security_policy_allows():
+    html = str(markdown.render_markdown("| a | b | c | d |\n|:--|:-:|--:|---|\n| 1 | 2 | 3 | 4 |\n"))
+    assert "style=" not in html
+    for side in ("left", "center", "right"):
+        assert html.count(f'class="align-{side}"') == 2  # the header cell and the body cell
+    assert "<th>d</th>" in html and "<td>4</td>" in html  # no alignment asked, none given
+
+
+def test_a_class_typed_into_markdown_does_not_reach_the_page():
+    html = str(markdown.render_markdown('| a |\n|---|\n| <td class="x"> |\n'))
+    assert '<td class="x"' not in html and '&lt;td class="x"&gt;' in html  # shown as text

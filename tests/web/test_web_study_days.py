@@ -1,0 +1,64 @@
+"""The study day: it turns over at 04:00 local time, and reviews a day or more away are due
+from the start of their day, so a person's reviews are waiting whatever hour they come back."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import select
+from webtest_support import rate_current, register, shown_key
+
+from quizapp import srs
+from quizapp.extensions import db
+from quizapp.models import Item, ReviewState, User
+
+
+def set_user(app, username: str, **values) -> None:
+    with app.app_context():
+        user = db.session.scalar(select(User).where(User.username == username))
+        for name, value in values.items():
+            setattr(user, name, value)
+        db.session.commit()
+
+
+def due_of(app, key: str):
+    with app.app_context():
+        return db.session.scalar(select(ReviewState.due).join(Item).where(Item.key == key))
+
+
+def test_an_evening_review_is_waiting_first_thing_on_its_day(app, client, bank, clock):
+    register(client, "sam")
+    set_user(app, "sam", utc_offset_minutes=-300)  # UTC-5
+    clock.advance(hours=16)  # 01:00 UTC = 20:00 local
+    first = shown_key(client.get("/study").text)
+    rate_current(client, 3)  # Good: a 10-minute learning step
+    clock.advance(minutes=10)
+    assert shown_key(client.get("/study").text) == first
+    rate_current(client, 3)  # Good again: out of learning, days away
+    due = due_of(app, first)
+    local = due - timedelta(minutes=300)
+    assert (local.hour, local.minute) == (4, 0)  # the start of its study day, local time
+    days = (due - srs.day_start(clock(), -300)) / timedelta(days=1)
+    assert days == round(days) >= 1
+    # That day at 07:30 local, before the 20:10 its exact interval would have meant: the review
+    # is shown first, ahead of the new cards still waiting.
+    clock.advance(seconds=(due - clock()).total_seconds() + 3.5 * 3600)
+    page = client.get("/study").text
+    assert shown_key(page) == first
+    assert "<strong>1</strong> due" in page
+
+
+def test_a_session_past_midnight_is_still_the_same_day(app, client, bank, clock):
+    register(client, "sam")
+    set_user(app, "sam", new_per_day=2)
+    clock.advance(hours=14, minutes=30)  # 23:30 UTC
+    rate_current(client, 4)
+    rate_current(client, 4)
+    clock.advance(hours=1)  # 00:30: a new calendar day, but the same study day (3h30m left)
+    page = client.get("/study").text
+    assert shown_key(page) is None
+    assert "That is today's limit of 2 new items; more arrive tomorrow." in page
+    assert ("Your next study day starts in 4h: days turn over at 04:00 UTC, the offset set in "
+            "Daily limits.") in page
+    clock.advance(hours=3, minutes=30)  # 04:00: the next study day
+    assert shown_key(client.get("/study").text) is not None
