@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask_login import UserMixin
-from sqlalchemy import Index, String
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from quizapp.extensions import db
@@ -13,6 +13,7 @@ from quizapp.extensions import db
 USERNAME_MAX = 40
 ADDRESS_MAX = 64
 DEVICE_MAX = 32
+NONCE_HASH_MAX = 64  # hex SHA-256 of a login's nonce
 
 
 class User(UserMixin, db.Model):
@@ -29,12 +30,32 @@ class User(UserMixin, db.Model):
     desired_retention: Mapped[float] = mapped_column(default=0.9)
     new_per_day: Mapped[int] = mapped_column(default=20)
     reviews_per_day: Mapped[int] = mapped_column(default=200)
-    # Minutes east of UTC; the study day starts at local midnight.
+    # Minutes east of UTC (the browser's at registration); the study day starts at 04:00 local.
     utc_offset_minutes: Mapped[int] = mapped_column(default=0)
 
     def get_id(self) -> str:
-        """Flask-Login identity: id plus session version, so old cookies stop working on bump."""
-        return f"{self.id}.{self.session_version}"
+        """Not a Flask-Login identity on its own: an identity names one login (LoginSession),
+        so that logging out can revoke it. Log in with services.accounts.start_login's user."""
+        raise NotImplementedError(
+            "log in with the SignedInUser that services.accounts.start_login returns")
+
+
+class LoginSession(db.Model):
+    """One login of an account (one device's session and remember cookie).
+
+    The Flask-Login identity names this row and carries its nonce; a request is signed in only
+    while the row exists, so logging out (deleting it) ends the session on the server, even
+    for copies of the cookies. A password change deletes every login of the account but the
+    new one. Rows older than the longest cookie lifetime are pruned when a login starts.
+    """
+
+    __tablename__ = "login_session"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"), index=True)
+    # SHA-256 (hex) of the identity's nonce: the table alone does not yield a usable identity.
+    nonce_hash: Mapped[str] = mapped_column(String(NONCE_HASH_MAX))
+    created_at: Mapped[datetime] = mapped_column(index=True)
 
 
 class LoginAttempt(db.Model):

@@ -1,18 +1,22 @@
-"""Account use cases: register, authenticate (throttled), load for a session, change password."""
+"""Account use cases: register, authenticate (throttled), start, load and end a login, change
+the password."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
-from dataclasses import dataclass
-from datetime import datetime
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from flask_login import UserMixin
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from quizapp.models import User
+from quizapp.models import LoginSession, User
 from quizapp.models.account import USERNAME_MAX
 from quizapp.services.errors import InvalidCredentials, ServiceError
 from quizapp.services.login_limits import (
@@ -20,6 +24,7 @@ from quizapp.services.login_limits import (
     mark_login_succeeded,
     reserve_login_attempt,
 )
+from quizapp.services.settings import UTC_OFFSET_RANGE
 
 USERNAME_MIN = 3
 PASSWORD_MIN = 8
@@ -46,17 +51,25 @@ def validate_password(password: str) -> None:
 
 
 def register(
-    session: Session, username: str, password: str, now: datetime, *, hash_method: str
+    session: Session, username: str, password: str, now: datetime, *, hash_method: str,
+    utc_offset_minutes: int = 0,
 ) -> User:
-    """Create an account; raises ServiceError when the name is taken or the input is invalid."""
+    """Create an account; raises ServiceError when the name is taken or the input is invalid.
+
+    ``utc_offset_minutes`` (the browser's, at registration) decides when the study day turns
+    over until the person changes it in settings.
+    """
     username = canonicalize_username(username)
     validate_username(username)
     validate_password(password)
+    low, high = UTC_OFFSET_RANGE
+    if not low <= utc_offset_minutes <= high:
+        raise ServiceError(f"The UTC offset in minutes must be between {low} and {high}.")
     if session.scalar(select(User.id).where(User.username == username)) is not None:
         raise ServiceError("That username is taken; pick another.")
     user = User(
         username=username, password_hash=generate_password_hash(password, method=hash_method),
-        created_at=now)
+        created_at=now, utc_offset_minutes=utc_offset_minutes)
     session.add(user)
     try:
         session.commit()
@@ -126,6 +139,7 @@ class SignedInUser(UserMixin):
 
     Flask-Login loads the user on every request, and building an ORM ``User`` costs more than
     the indexed lookup itself. Use cases that change the account load ``User`` (load_account).
+    ``login_id`` and ``nonce`` name the login (LoginSession) this request is signed in with.
     """
 
     id: int
@@ -135,29 +149,89 @@ class SignedInUser(UserMixin):
     new_per_day: int
     reviews_per_day: int
     utc_offset_minutes: int
+    login_id: int
+    nonce: str = field(repr=False)
 
     def get_id(self) -> str:
-        """Flask-Login identity, the same as User.get_id: id plus session version."""
-        return f"{self.id}.{self.session_version}"
+        """Flask-Login identity "<id>.<session_version>.<login_id>.<nonce>": it stops working
+        when the login is ended (logout, password change) or the session version is bumped."""
+        return f"{self.id}.{self.session_version}.{self.login_id}.{self.nonce}"
+
+
+# Flask-Login's remember-cookie lifetime; the web layer passes the configured one.
+DEFAULT_LOGIN_LIFETIME = timedelta(days=365)
+NONCE_BYTES = 24  # secrets.token_urlsafe(24): 32 characters of [A-Za-z0-9_-]
+# Bounded digit runs (ids fit a 64-bit integer); a two-part identity from before logins were
+# recorded does not match, so its cookie simply counts as signed out.
+IDENTITY_PATTERN = re.compile(r"([0-9]{1,18})\.([0-9]{1,9})\.([0-9]{1,18})\.([A-Za-z0-9_-]{32})")
+IDENTITY_MAX = 18 + 9 + 18 + 32 + 3
+
+
+def hash_nonce(nonce: str) -> str:
+    return hashlib.sha256(nonce.encode("ascii")).hexdigest()
 
 
 _USER = User.__table__
+_LOGIN = LoginSession.__table__
 # Runs on every logged-in request: a Core statement built once, on the session's connection.
+# One primary-key lookup of the login joined to its account by primary key.
 LOAD_SIGNED_IN_USER = select(
     _USER.c.id, _USER.c.username, _USER.c.session_version, _USER.c.desired_retention,
     _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.utc_offset_minutes,
-).where(_USER.c.id == bindparam("user_id"))
+    _LOGIN.c.created_at, _LOGIN.c.nonce_hash,
+).select_from(_LOGIN.join(_USER, _USER.c.id == _LOGIN.c.user_id)).where(
+    _LOGIN.c.id == bindparam("login_id"), _LOGIN.c.user_id == bindparam("user_id"))
 
 
-def load_user_for_session(session: Session, identity: str) -> SignedInUser | None:
-    """Flask-Login identity "<id>.<session_version>" -> the user, or None when stale/invalid."""
-    user_id, _, version = identity.partition(".")
-    if not (user_id.isdigit() and version.isdigit()) or len(identity) > 40:
+def load_user_for_session(session: Session, identity: str, *,
+                          not_before: datetime | None = None) -> SignedInUser | None:
+    """Flask-Login identity -> the user, or None when malformed, ended, stale or (with
+    ``not_before``) started before that moment: a copied remember cookie carries no expiry of
+    its own, so a login past its lifetime is refused here, not only pruned at the next login."""
+    match = IDENTITY_PATTERN.fullmatch(identity) if len(identity) <= IDENTITY_MAX else None
+    if match is None:
         return None
-    row = session.connection().execute(LOAD_SIGNED_IN_USER, {"user_id": int(user_id)}).first()
+    user_id, version, login_id, nonce = match.groups()
+    row = session.connection().execute(
+        LOAD_SIGNED_IN_USER, {"login_id": int(login_id), "user_id": int(user_id)}).first()
     if row is None or row.session_version != int(version):
         return None
-    return SignedInUser(*row)
+    if not hmac.compare_digest(row.nonce_hash, hash_nonce(nonce)):
+        return None
+    if not_before is not None and row.created_at < not_before:
+        return None
+    return SignedInUser(*row[:-2], login_id=int(login_id), nonce=nonce)
+
+
+def _add_login(session: Session, user: User, now: datetime, lifetime: timedelta
+               ) -> SignedInUser:
+    """A new login row for ``user`` (flushed, not committed); logins older than ``lifetime``
+    (the longest a cookie naming them stays valid) are pruned, so the table stays small."""
+    session.execute(delete(LoginSession).where(LoginSession.created_at < now - lifetime))
+    nonce = secrets.token_urlsafe(NONCE_BYTES)
+    login = LoginSession(user_id=user.id, nonce_hash=hash_nonce(nonce), created_at=now)
+    session.add(login)
+    session.flush()
+    return SignedInUser(
+        user.id, user.username, user.session_version, user.desired_retention, user.new_per_day,
+        user.reviews_per_day, user.utc_offset_minutes, login_id=login.id, nonce=nonce)
+
+
+def start_login(session: Session, user: User, *, now: datetime,
+                lifetime: timedelta = DEFAULT_LOGIN_LIFETIME) -> SignedInUser:
+    """Record a new login of ``user`` (after registering or authenticating) and commit; log
+    the client in with the returned user, whose identity names this login."""
+    signed_in = _add_login(session, user, now, lifetime)
+    session.commit()
+    return signed_in
+
+
+def end_login(session: Session, user_id: int, login_id: int) -> None:
+    """Log out: delete the login, so every copy of its session or remember cookie stops
+    working."""
+    session.execute(delete(LoginSession).where(
+        LoginSession.id == login_id, LoginSession.user_id == user_id))
+    session.commit()
 
 
 def load_account(session: Session, user_id: int) -> User:
@@ -171,8 +245,10 @@ def load_account(session: Session, user_id: int) -> User:
 def change_password(
     session: Session, user: User, current: str, new: str, *, hash_method: str, address: str,
     now: datetime, limits: LoginLimits, device: DeviceCookie | None = None,
-) -> None:
-    """Replace the password and sign out every other session (session_version bump).
+    lifetime: timedelta = DEFAULT_LOGIN_LIFETIME,
+) -> SignedInUser:
+    """Replace the password and sign out every other session: every login of the account is
+    deleted (and session_version bumped); returns the new login for this client.
 
     Checking the current password is a login attempt: it is throttled and counted like one,
     so a signed-in cookie does not allow unlimited guesses of the password.
@@ -185,4 +261,7 @@ def change_password(
     mark_login_succeeded(session, attempt_id)
     user.password_hash = generate_password_hash(new, method=hash_method)
     user.session_version += 1
+    session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
+    signed_in = _add_login(session, user, now, lifetime)
     session.commit()
+    return signed_in

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
+from datetime import timedelta, timezone
 from math import ceil
 
 from flask import (
@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required, login_user, logout_user
+from flask_login.config import COOKIE_DURATION
 from itsdangerous import BadData, URLSafeTimedSerializer
 from werkzeug.wrappers import Response
 
@@ -26,7 +27,8 @@ from quizapp.models import User
 from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled, ServiceError
 from quizapp.services.login_limits import LoginLimits
-from quizapp.web.forms import LoginForm, RegisterForm
+from quizapp.web.filters import format_zone_name
+from quizapp.web.forms import LoginForm, RegisterForm, read_browser_offset
 from quizapp.web.runtime import client_address, compute_safe_next, current_time
 from quizapp.web.signing import current_serializer
 
@@ -45,8 +47,9 @@ def init_login_manager(_app: Flask) -> None:
     login_manager.session_protection = "basic"
 
     @login_manager.user_loader
-    def load_user(identity: str) -> User | None:
-        return accounts.load_user_for_session(db.session, identity)
+    def load_user(identity: str) -> accounts.SignedInUser | None:
+        return accounts.load_user_for_session(
+            db.session, identity, not_before=current_time() - login_lifetime())
 
 
 def current_login_limits() -> LoginLimits:
@@ -87,12 +90,29 @@ def set_device_cookie(response: Response, user: User) -> Response:
     return response
 
 
-def start_new_session(user: User, *, remember: bool = False) -> None:
+def login_lifetime() -> timedelta:
+    """The longest a cookie naming a login stays valid: the remember cookie's lifetime (or the
+    session cookie's, if longer). Logins older than this are pruned."""
+    config = current_app.config
+    remember = config.get("REMEMBER_COOKIE_DURATION", COOKIE_DURATION)
+    if isinstance(remember, int | float):
+        remember = timedelta(seconds=remember)
+    return max(remember, current_app.permanent_session_lifetime)
+
+
+def start_new_session(signed_in: accounts.SignedInUser, *, remember: bool = False) -> None:
     """Log in on a fresh session: nothing from before the login (such as a CSRF token someone
     planted in the visitor's cookie) stays valid after it. The ``next`` target lives in the
-    query string, not the session, so nothing needs to be carried over."""
+    query string, not the session, so nothing needs to be carried over. ``signed_in`` names
+    a login recorded by accounts.start_login (or change_password)."""
     session.clear()
-    login_user(user, remember=remember)
+    login_user(signed_in, remember=remember)
+
+
+def sign_in(user: User, *, remember: bool = False) -> None:
+    """Record a new login of ``user`` and log this client in with it."""
+    start_new_session(accounts.start_login(db.session, user, now=current_time(),
+                                           lifetime=login_lifetime()), remember=remember)
 
 
 @bp.route("/register", methods=["GET", "POST"])
@@ -105,13 +125,16 @@ def register():
         try:
             user = accounts.register(
                 db.session, form.username.data, form.password.data, current_time(),
-                hash_method=current_app.config["PASSWORD_HASH_METHOD"])
+                hash_method=current_app.config["PASSWORD_HASH_METHOD"],
+                utc_offset_minutes=read_browser_offset(form.utc_offset_minutes.data))
         except ServiceError as exc:
             form.username.errors = [*form.username.errors, exc.message]
             status = 400
         else:
-            start_new_session(user)
-            flash(f"Welcome, {user.username}. Your first items are ready.", "success")
+            sign_in(user)
+            zone = format_zone_name(timezone(timedelta(minutes=user.utc_offset_minutes)))
+            flash(f"Welcome, {user.username}. Your first items are ready. Your study day turns "
+                  f"over at 04:00 {zone}; change the offset in Settings.", "success")
             return set_device_cookie(redirect(url_for("study.index")), user)
     elif form.is_submitted():
         status = 400
@@ -138,7 +161,7 @@ def login():
             status, message = 401, exc.message
         else:
             target = compute_safe_next(request.args.get("next"), url_for("study.index"))
-            start_new_session(user, remember=form.remember.data)
+            sign_in(user, remember=form.remember.data)
             return set_device_cookie(redirect(target), user)
     elif form.is_submitted():
         status = 400
@@ -148,7 +171,10 @@ def login():
 @bp.route("/logout", methods=["POST"])
 @login_required
 def logout():
-    """A POST, so another site cannot log a visitor out with a link."""
-    logout_user()  # CSRFProtect has checked the post's token before this view runs
+    """A POST, so another site cannot log a visitor out with a link. The login is deleted on
+    the server, so copies of this client's session or remember cookie stop working too."""
+    # CSRFProtect has checked the post's token before this view runs
+    accounts.end_login(db.session, current_user.id, current_user.login_id)
+    logout_user()
     flash("You are logged out. Your progress is saved.", "info")
     return redirect(url_for("questions.index"))

@@ -49,6 +49,21 @@ class RegisterForm(FlaskForm):
         DataRequired(message=NO_PASSWORD), Length(PASSWORD_MIN, PASSWORD_MAX)])
     confirm = PasswordField("Repeat password", validators=[
         DataRequired(message=NO_REPEAT), EqualTo("password", message="The two passwords differ.")])
+    # Filled in by study.js from the browser's clock, so the study day turns over at the
+    # person's own 04:00 from the first day; without JavaScript it stays empty (UTC).
+    utc_offset_minutes = HiddenField()
+
+
+def read_browser_offset(text: str | None) -> int:
+    """The offset a registration form's hidden field carries, or 0 (UTC) if it names none in
+    range: the visitor never sees the field, so a bad value is no reason to refuse them."""
+    text = (text or "").strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 4):
+        return 0
+    minutes = int(text)
+    low, high = UTC_OFFSET_RANGE
+    return minutes if low <= minutes <= high else 0
 
 
 class LoginForm(FlaskForm):

@@ -14,6 +14,7 @@ from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import StudySettings, read_settings, update_settings
 from quizapp.web.auth import (
     current_login_limits,
+    login_lifetime,
     read_device,
     set_device_cookie,
     start_new_session,
@@ -56,11 +57,11 @@ def password():
     if form.validate_on_submit():
         account = accounts.load_account(db.session, current_user.id)
         try:
-            accounts.change_password(db.session, account, form.current.data, form.new.data,
-                                     hash_method=current_app.config["PASSWORD_HASH_METHOD"],
-                                     address=client_address(), now=current_time(),
-                                     limits=current_login_limits(),
-                                     device=read_device())
+            signed_in = accounts.change_password(
+                db.session, account, form.current.data, form.new.data,
+                hash_method=current_app.config["PASSWORD_HASH_METHOD"],
+                address=client_address(), now=current_time(), limits=current_login_limits(),
+                lifetime=login_lifetime(), device=read_device())
         except LoginThrottled as exc:  # wrong current passwords count as failed logins
             form.current.errors = [exc.message]
             status = 429
@@ -68,7 +69,8 @@ def password():
         except ServiceError as exc:
             form.current.errors = [exc.message]
         else:
-            start_new_session(account)  # a new session and CSRF token, the new session version
+            # A new session and CSRF token, naming the new login; the other logins are gone.
+            start_new_session(signed_in)
             flash("Password changed. Other devices are signed out.", "success")
             # This device stays known; the others' device cookies named the old version.
             return set_device_cookie(redirect(url_for("settings.index"), 303), account)

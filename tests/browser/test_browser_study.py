@@ -164,3 +164,18 @@ def test_pages_work_without_javascript(browser, live_server):
     page.click("button.rate-3")
     assert "comes back in" in page.locator(".last-rating").inner_text()
     context.close()
+
+
+def test_registration_takes_the_browsers_time_zone(browser, live_server):
+    base, app = live_server["url"], live_server["app"]
+    context = browser.new_context(timezone_id="Asia/Kolkata")  # UTC+05:30, no daylight saving
+    try:
+        page = context.new_page()
+        register_in_browser(page, base, "kolkata", PASSWORD)
+        assert "Your study day turns over at 04:00 UTC+05:30" in page.locator("main").inner_text()
+    finally:
+        context.close()
+    with app.app_context():
+        user = db.session.scalar(select(User).where(User.username == "kolkata"))
+        assert user.utc_offset_minutes == 330
+        db.session.remove()

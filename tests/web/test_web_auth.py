@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import func, select
 from webtest_support import PASSWORD, csrf_token, login, logout, register
 
@@ -186,3 +187,32 @@ def test_overlong_username_is_a_validation_error(app, client):
     response = register(client, "a" * 41)
     assert response.status_code == 400 and "between 3 and 40" in response.text
     assert count_users(app) == 0
+
+
+def register_with_offset(client, username: str, offset: str | None):
+    page = client.get("/register").text
+    assert 'name="utc_offset_minutes" type="hidden"' in page and "data-browser-offset" in page
+    data = {"csrf_token": csrf_token(page), "username": username, "password": PASSWORD,
+            "confirm": PASSWORD}
+    if offset is not None:
+        data["utc_offset_minutes"] = offset
+    return client.post("/register", data=data)
+
+
+@pytest.mark.parametrize("sent, stored", [("-300", -300), ("330", 330), ("+60", 60), ("0", 0),
+                                           ("840", 840), ("-720", -720), (None, 0), ("", 0)])
+def test_registration_keeps_the_browsers_utc_offset(app, client, sent, stored):
+    response = register_with_offset(client, "zoned", sent)
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.scalar(select(User.utc_offset_minutes)) == stored
+    welcome = client.get("/study").text
+    zone = "UTC" if not stored else f"UTC{'+' if stored > 0 else '-'}{abs(stored) // 60:02d}:{abs(stored) % 60:02d}"
+    assert f"Your study day turns over at 04:00 {zone}; change the offset in Settings." in welcome
+
+
+@pytest.mark.parametrize("sent", ["841", "-721", "1e3", "NaN", "٣٠", "--5", "9" * 40, "60.5"])
+def test_a_bad_hidden_offset_registers_with_utc_rather_than_refusing(app, client, sent):
+    assert register_with_offset(client, "zoned", sent).status_code == 302
+    with app.app_context():
+        assert db.session.scalar(select(User.utc_offset_minutes)) == 0

@@ -33,8 +33,9 @@ POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/passwor
 # the hostile values go into, and the statuses that show a body got past form validation to the
 # use case (so the test fails if every hostile body is stopped at the form).
 ANONYMOUS_FORMS = {
-    "/register": ([("username",), ("password", "confirm")],
-                  {"username": "newcomer", "password": PASSWORD, "confirm": PASSWORD}, {302}),
+    "/register": ([("username",), ("password", "confirm"), ("utc_offset_minutes",)],
+                  {"username": "newcomer", "password": PASSWORD, "confirm": PASSWORD,
+                   "utc_offset_minutes": "60"}, {302}),
     "/login": ([("username",), ("password",)],
                {"username": "sam", "password": PASSWORD, "remember": "y"}, {302, 401, 429}),
 }

@@ -4,6 +4,12 @@
   "use strict";
   document.documentElement.classList.add("js");
 
+  // Registration: the browser's UTC offset (minutes east), so the study day turns over at the
+  // person's own 04:00. The script is deferred, so the form is already parsed here.
+  document.querySelectorAll("input[data-browser-offset]").forEach(function (input) {
+    input.value = String(-new Date().getTimezoneOffset());
+  });
+
   function typingInField(event) {
     var el = event.target;
     if (!el || !el.tagName) return false;
