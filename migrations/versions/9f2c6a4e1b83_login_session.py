@@ -2,7 +2,7 @@
 
 Revision ID: 9f2c6a4e1b83
 Revises: e4b9d2a7c615
-Create Date: 2026-12-01 09:00:00.000000
+Create Date: 2026-11-30 05:25:00.000000
 
 The Flask-Login identity (in the session cookie and the remember cookie) names a login row
 and carries its nonce (stored here as a SHA-256 hash); a request is signed in only while the

@@ -5,7 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, CheckConstraint, ForeignKey, Index, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    ForeignKey,
+    Index,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from quizapp.extensions import db
@@ -32,6 +41,9 @@ class ReviewState(db.Model):
     due: Mapped[datetime]
     version: Mapped[int] = mapped_column(default=1)
     reps: Mapped[int] = mapped_column(default=0)
+    # In learning or relearning steps (srs.is_learning): such an item is shown when due even
+    # over the daily review limit, as Anki shows its intraday learning cards.
+    learning: Mapped[bool] = mapped_column(default=False, server_default=false())
     last_reviewed_at: Mapped[datetime | None]
 
     item: Mapped[Item] = relationship()
@@ -58,6 +70,9 @@ class Review(db.Model):
     correct: Mapped[bool | None]
     puzzle_seed: Mapped[int | None] = mapped_column(BigInteger)
     was_new: Mapped[bool]
+    # The item was in Review before this rating: it counts toward the daily review limit
+    # (first ratings count toward the new-item limit, learning steps toward neither).
+    was_review: Mapped[bool] = mapped_column(default=False, server_default=false())
     # The state before the review (None when the item was new: undo makes it new again).
     state_before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     due_before: Mapped[datetime | None]

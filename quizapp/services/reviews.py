@@ -51,8 +51,8 @@ UPDATE_STATE = (update(_STATE_TABLE)
                 .where(_STATE_TABLE.c.id == bindparam("row_id"),
                        _STATE_TABLE.c.version == bindparam("seen_version"))
                 .values(state=bindparam("new_state"), due=bindparam("new_due"),
-                        version=bindparam("version_after"), reps=_STATE_TABLE.c.reps + 1,
-                        last_reviewed_at=bindparam("now")))
+                        learning=bindparam("learning"), version=bindparam("version_after"),
+                        reps=_STATE_TABLE.c.reps + 1, last_reviewed_at=bindparam("now")))
 
 
 def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
@@ -106,6 +106,7 @@ def apply_rating(
         "user_id": user.id, "item_id": item.id, "reviewed_at": now, "rating": rating,
         "duration_ms": duration_ms, "answer": answer, "correct": correct,
         "puzzle_seed": puzzle_seed, "was_new": is_new,
+        "was_review": not is_new and not state.learning,
         "state_before": None if is_new else state.state,
         "due_before": None if is_new else state.due,
         "last_reviewed_before": None if is_new else state.last_reviewed_at,
@@ -131,15 +132,16 @@ def apply_review(session: Session, state_id: int | None, result: srs.ReviewResul
         try:
             session.connection().execute(INSERT_STATE, {
                 "user_id": review_row["user_id"], "item_id": review_row["item_id"],
-                "state": result.state, "due": result.due, "version": version_after, "reps": 1,
-                "last_reviewed_at": now})
+                "state": result.state, "due": result.due, "learning": srs.is_learning(result.state),
+                "version": version_after, "reps": 1, "last_reviewed_at": now})
         except IntegrityError:
             session.rollback()
             raise Conflict(STALE_MESSAGE) from None
     else:
         changed = session.connection().execute(UPDATE_STATE, {
             "row_id": state_id, "seen_version": version_after - 1, "new_state": result.state,
-            "new_due": result.due, "version_after": version_after, "now": now}).rowcount
+            "new_due": result.due, "learning": srs.is_learning(result.state),
+            "version_after": version_after, "now": now}).rowcount
         if changed != 1:
             session.rollback()
             raise Conflict(STALE_MESSAGE)
@@ -192,6 +194,7 @@ def undo_review(session: Session, user: User, review_id: int) -> Item:
         changed = session.execute(
             update(ReviewState).where(*row_filter)
             .values(state=review.state_before, due=review.due_before,
+                    learning=srs.is_learning(review.state_before),
                     last_reviewed_at=review.last_reviewed_before, reps=ReviewState.reps - 1,
                     version=state_row.version + 1)
             .execution_options(synchronize_session=False)).rowcount

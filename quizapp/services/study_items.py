@@ -55,6 +55,7 @@ class ItemState:
     state: dict[str, Any]
     due: datetime
     last_reviewed_at: datetime | None
+    learning: bool  # in learning or relearning steps (not held by the daily review limit)
 
 
 # The item with its card or skill columns (outer joins on primary keys: one row, no sort).
@@ -64,7 +65,8 @@ ITEM_JOIN = (ITEM.outerjoin(CARD, CARD.c.item_id == ITEM.c.id)
              .outerjoin(SKILL, SKILL.c.item_id == ITEM.c.id))
 STATE_COLUMNS = (STATE.c.id.label("state_id"), STATE.c.version.label("state_version"),
                  STATE.c.state.label("state_state"), STATE.c.due.label("state_due"),
-                 STATE.c.last_reviewed_at.label("state_last_reviewed_at"))
+                 STATE.c.last_reviewed_at.label("state_last_reviewed_at"),
+                 STATE.c.learning.label("state_learning"))
 # One item and this user's state for it (no row: new to the user), in one round trip: what the
 # answer page shows and what a rating reads before it writes.
 LOAD_ITEM_AND_STATE = (
@@ -85,7 +87,7 @@ def compute_item_state(row: Row) -> ItemState | None:
     if row.state_id is None:
         return None
     return ItemState(row.state_id, row.state_version, row.state_state, row.state_due,
-                     row.state_last_reviewed_at)
+                     row.state_last_reviewed_at, row.state_learning)
 
 
 def load_item_and_state(session: Session, user_id: int,

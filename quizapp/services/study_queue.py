@@ -75,10 +75,22 @@ _ITEM, _REVIEW = Item.__table__, Review.__table__
 _SEEN = exists().where(ReviewState.user_id == _USER, ReviewState.item_id == _ITEM.c.id)
 
 
-def _count_reviews_today(was_new: bool):
+def _count_reviews_today(flag):
+    """Today's ratings with ``flag`` set: was_new (the new-item limit) or was_review (the review
+    limit); learning steps count toward neither, as in Anki."""
     return (select(func.count()).select_from(Review)
-            .where(Review.user_id == _USER, Review.reviewed_at >= _DAY_START,
-                   Review.was_new.is_(was_new)).scalar_subquery())
+            .where(Review.user_id == _USER, Review.reviewed_at >= _DAY_START, flag.is_(True))
+            .scalar_subquery())
+
+
+def _count_due(*, learning_only: bool):
+    query = (select(func.count()).select_from(ReviewState)
+             .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
+             .where(ReviewState.user_id == _USER, ReviewState.due <= _NOW,
+                    _ITEM.c.retired.is_(False)))
+    if learning_only:
+        query = query.where(ReviewState.learning.is_(True))
+    return query.scalar_subquery()
 
 
 # The user's latest review, read once: its id from the (user_id, id) index, then that row and
@@ -94,11 +106,10 @@ _LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
 
 
 COUNTS = select(
-    _count_reviews_today(True).label("new_done"),
-    _count_reviews_today(False).label("reviews_done"),
-    select(func.count()).select_from(ReviewState).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-    .where(ReviewState.user_id == _USER, ReviewState.due <= _NOW, _ITEM.c.retired.is_(False))
-    .scalar_subquery().label("due"),
+    _count_reviews_today(Review.was_new).label("new_done"),
+    _count_reviews_today(Review.was_review).label("reviews_done"),
+    _count_due(learning_only=False).label("due"),
+    _count_due(learning_only=True).label("due_learning"),
     # New = active items minus the active items this user has a state for: two index counts,
     # instead of probing the user's states once per item in the bank.
     (select(func.count()).select_from(_ITEM).where(_ITEM.c.retired.is_(False)).scalar_subquery()
@@ -115,6 +126,8 @@ FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
              .select_from(ITEM_JOIN.join(STATE, STATE.c.item_id == ITEM.c.id))
              .where(STATE.c.user_id == _USER, STATE.c.due <= _UNTIL, ITEM.c.retired.is_(False))
              .order_by(STATE.c.due, STATE.c.id).limit(1))
+# The same, among items in learning steps: what is shown once the review limit is used up.
+FIRST_DUE_LEARNING = FIRST_DUE.where(STATE.c.learning.is_(True))
 # The first new item is found on the item table alone, then read with its card or skill row:
 # sorting the card-joined rows would read every unseen card's text to keep one.
 _FIRST_NEW_ID = (select(_ITEM.c.id).where(_ITEM.c.retired.is_(False), ~_SEEN)
@@ -123,12 +136,14 @@ _FIRST_NEW_ID = (select(_ITEM.c.id).where(_ITEM.c.retired.is_(False), ~_SEEN)
 FIRST_NEW = select(*ITEM_COLUMNS).select_from(ITEM_JOIN).where(ITEM.c.id == _FIRST_NEW_ID)
 NEXT_DUE = (select(func.min(ReviewState.due)).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
             .where(ReviewState.user_id == _USER, _ITEM.c.retired.is_(False)))
+NEXT_DUE_LEARNING = NEXT_DUE.where(ReviewState.learning.is_(True))
 
 
 @dataclass(frozen=True)
 class QueueCounts:
     today: TodayCounts
     due: int  # due now, before the daily limit
+    due_learning: int  # of those, in learning steps (never held by the review limit)
     new: int  # never seen, before the daily limit
     last_review: LastReview | None  # the latest rating, if it was made today
     day_start: datetime  # when the user's today began
@@ -147,13 +162,14 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     if row.last_review_id is not None and row.last_review_at >= start:
         last = LastReview(row.last_review_id, row.last_review_item_id, row.last_review_title,
                           row.last_review_rating, row.last_review_at, row.last_review_due)
-    return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.new, last,
-                       start)
+    return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.due_learning,
+                       row.new, last, start)
 
 
-def select_first_due(session: Session, user: User,
-                     until: datetime) -> list[tuple[StudyItem, ItemState]]:
-    rows = session.connection().execute(FIRST_DUE, {"user_id": user.id, "until": until})
+def select_first_due(session: Session, user: User, until: datetime, *,
+                     learning_only: bool = False) -> list[tuple[StudyItem, ItemState]]:
+    statement = FIRST_DUE_LEARNING if learning_only else FIRST_DUE
+    rows = session.connection().execute(statement, {"user_id": user.id, "until": until})
     return [(compute_study_item(row), compute_item_state(row)) for row in rows]
 
 
@@ -162,8 +178,18 @@ def select_first_new(session: Session, user: User) -> list[StudyItem]:
     return [compute_study_item(row) for row in rows]
 
 
-def compute_next_due(session: Session, user: User) -> datetime | None:
-    return session.connection().execute(NEXT_DUE, {"user_id": user.id}).scalar()
+def compute_next_due(session: Session, user: User, *,
+                     learning_only: bool = False) -> datetime | None:
+    statement = NEXT_DUE_LEARNING if learning_only else NEXT_DUE
+    return session.connection().execute(statement, {"user_id": user.id}).scalar()
+
+
+def compute_due_shown(counts: QueueCounts, reviews_left: int) -> tuple[int, int]:
+    """(due items today's limits let through, due items held): learning steps always pass,
+    reviews up to what the review limit has left."""
+    reviews_shown = min(reviews_left, counts.due - counts.due_learning)
+    shown = counts.due_learning + reviews_shown
+    return shown, counts.due - shown
 
 
 def compute_left_today(user: User, today: TodayCounts) -> tuple[int, int]:
@@ -173,33 +199,42 @@ def compute_left_today(user: User, today: TodayCounts) -> tuple[int, int]:
 
 
 def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
-    """The next item to show: srs.plan_session over due states and new items."""
+    """The next item to show: srs.plan_session over due learning steps, due reviews and new
+    items, under the user's daily limits."""
     counts = count_queue(session, user, now)
     today = counts.today
     reviews_left, new_left = compute_left_today(user, today)
-    # Only the head of the plan is shown, so each list is fetched with LIMIT 1; and since due
-    # items come before new ones, the new list is fetched only when nothing is due.
+    # Only the head of the plan is shown, so each list is fetched with LIMIT 1; due items come
+    # before new ones, and once the review limit is used up only learning steps are due.
     due = select_first_due(session, user, now) if reviews_left and counts.due else []
-    new = select_first_new(session, user) if new_left and counts.new and not due else []
+    learning = (select_first_due(session, user, now, learning_only=True)
+                if not due and counts.due_learning else [])
+    new = (select_first_new(session, user)
+           if new_left and counts.new and not due and not learning else [])
     plan = srs.plan_session(
-        due, new, new_done_today=today.new_done, reviews_done_today=today.reviews_done,
-        new_limit=user.new_per_day, review_limit=user.reviews_per_day)
-    due_total, new_total = min(reviews_left, counts.due), min(new_left, counts.new)
+        due, new, learning=learning, new_done_today=today.new_done,
+        reviews_done_today=today.reviews_done, new_limit=user.new_per_day,
+        review_limit=user.reviews_per_day)
+    due_total, due_held = compute_due_shown(counts, reviews_left)
+    new_total = min(new_left, counts.new)
     learned_ahead = False
-    if not plan and reviews_left:
-        plan = select_first_due(session, user, now + LEARN_AHEAD)
+    if not plan:
+        plan = select_first_due(session, user, now + LEARN_AHEAD, learning_only=not reviews_left)
         learned_ahead = bool(plan)
     head = plan[0] if plan else None
     if isinstance(head, tuple):
         item, state = head
     else:
         item, state = head, None
-    next_due = None if head else compute_next_due(session, user)
     next_day = counts.day_start + ONE_DAY
-    next_due_held = next_due is not None and not reviews_left and next_due < next_day
-    return QueueView(item, state, due_total, new_total, learned_ahead, next_due,
-                     counts.due - due_total, counts.new - new_total, next_due_held, next_day,
-                     today, counts.last_review)
+    next_due, next_due_held = None, False
+    if head is None:
+        next_due = compute_next_due(session, user, learning_only=not reviews_left)
+        if next_due is None and not reviews_left:  # only reviews are left, and they are held
+            next_due = compute_next_due(session, user)
+            next_due_held = next_due is not None and next_due < next_day
+    return QueueView(item, state, due_total, new_total, learned_ahead, next_due, due_held,
+                     counts.new - new_total, next_due_held, next_day, today, counts.last_review)
 
 
 def compute_status(session: Session, user: User, now: datetime) -> QueueView:
@@ -207,7 +242,8 @@ def compute_status(session: Session, user: User, now: datetime) -> QueueView:
     the next item: one statement, for pages that already show their item (a puzzle's result)."""
     counts = count_queue(session, user, now)
     reviews_left, new_left = compute_left_today(user, counts.today)
-    due_total, new_total = min(reviews_left, counts.due), min(new_left, counts.new)
-    return QueueView(None, None, due_total, new_total, False, None, counts.due - due_total,
+    due_total, due_held = compute_due_shown(counts, reviews_left)
+    new_total = min(new_left, counts.new)
+    return QueueView(None, None, due_total, new_total, False, None, due_held,
                      counts.new - new_total, False, counts.day_start + ONE_DAY, counts.today,
                      counts.last_review)

@@ -36,6 +36,7 @@ def plan_session(
     due: Sequence[T],
     new: Sequence[T],
     *,
+    learning: Sequence[T] = (),
     new_done_today: int,
     reviews_done_today: int,
     new_limit: int = DEFAULT_NEW_LIMIT,
@@ -46,7 +47,9 @@ def plan_session(
     ``due`` must already be ordered by due time (oldest first) and ``new`` in the order new
     items should be introduced; both orders are kept.  Due items are capped by
     ``review_limit - reviews_done_today`` and new items by ``new_limit - new_done_today``; the
-    two limits are independent, as in the user's settings.  Inputs are not modified.
+    two limits are independent, as in the user's settings.  ``learning`` (due items in their
+    learning or relearning steps, not already in ``due``) come first and are never capped:
+    Anki shows intraday learning whatever its daily limits.  Inputs are not modified.
     """
     reviews_left = compute_remaining(
         _validate_count(review_limit, "review_limit"),
@@ -56,7 +59,7 @@ def plan_session(
         _validate_count(new_limit, "new_limit"),
         _validate_count(new_done_today, "new_done_today"),
     )
-    return list(due[:reviews_left]) + list(new[:new_left])
+    return list(learning) + list(due[:reviews_left]) + list(new[:new_left])
 
 
 def day_start(now: datetime, tz_offset_minutes: int = 0) -> datetime:

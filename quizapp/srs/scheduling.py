@@ -115,6 +115,12 @@ def is_new(state: dict) -> bool:
     return _card_from_state(state).last_review is None
 
 
+def is_learning(state: dict) -> bool:
+    """True while the item is in its learning or relearning steps (minutes apart, within the
+    day), False once it is in Review, the state whose ratings the daily review limit counts."""
+    return _card_from_state(state).state != State.Review
+
+
 def state_due(state: dict) -> datetime:
     """When the item described by ``state`` is due, as a timezone-aware UTC datetime."""
     return _card_from_state(state).due

@@ -131,3 +131,13 @@ def test_day_start_accepts_aware_non_utc_now():
 def test_day_start_rejects_bad_input(now, offset):
     with pytest.raises(ValueError):
         day_start(now, offset)
+
+
+def test_learning_steps_come_first_and_no_limit_holds_them():
+    plan = plan_session(["r1", "r2"], ["n1"], learning=["l1", "l2"], new_done_today=3,
+                        reviews_done_today=5, new_limit=3, review_limit=5)
+    assert plan == ["l1", "l2"]  # both limits used up: only the learning steps
+    plan = plan_session(["r1", "r2"], ["n1", "n2"], learning=["l1"], new_done_today=0,
+                        reviews_done_today=4, new_limit=1, review_limit=5)
+    assert plan == ["l1", "r1", "n1"]
+    assert plan_session(["r1"], [], new_done_today=0, reviews_done_today=0) == ["r1"]

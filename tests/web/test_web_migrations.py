@@ -147,3 +147,25 @@ def test_models_round_trip_aware_utc_datetimes(empty_app):
     db.session.expire_all()
     stored = db.session.scalar(sa.select(User.created_at))
     assert stored == moment and stored.tzinfo is not None
+
+
+@pytest.mark.parametrize("state_now, state_before, learning, was_review", [
+    (3, 2, True, True),  # relearning after a lapse of an item that was in Review
+    (1, 1, True, False),  # a learning step of a learning item
+    (2, 1, False, False),  # graduated from learning: its rating was a learning step
+    (2, 2, False, True),  # an ordinary review
+])
+def test_the_learning_flags_are_filled_from_the_stored_fsrs_states(
+        empty_app, state_now, state_before, learning, was_review):
+    upgrade(directory=MIGRATIONS, revision="9f2c6a4e1b83")
+    with db.engine.begin() as conn:
+        insert_sample_rows(conn, {}, [0])
+        conn.execute(sa.text("UPDATE review_state SET state = :state").bindparams(
+            sa.bindparam("state", {"state": state_now, "step": 0}, type_=sa.JSON)))
+        conn.execute(sa.text("UPDATE review SET was_new = :no, state_before = :state").bindparams(
+            sa.bindparam("no", False, type_=sa.Boolean),
+            sa.bindparam("state", {"state": state_before, "step": 0}, type_=sa.JSON)))
+    upgrade(directory=MIGRATIONS)
+    with db.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT learning FROM review_state")).scalar_one() == learning
+        assert conn.execute(sa.text("SELECT was_review FROM review")).scalar_one() == was_review

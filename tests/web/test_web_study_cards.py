@@ -132,12 +132,19 @@ def test_daily_new_limit_then_the_next_day(app, client, bank, clock):
     assert shown_key(page.text) == "beta-view"
 
 
+def learn_every_card_then_return(app, client, clock, *, new: int, reviews: int) -> None:
+    """Rate ``new`` new cards Easy (straight to Review, days away), then come back a month on,
+    when all of them are due as reviews (and no new card is on offer)."""
+    set_limits(app, "sam", new=new, reviews=reviews)
+    for _ in range(new):
+        rate_current(client, 4)
+    clock.advance(days=30)
+    set_limits(app, "sam", new=0)
+
+
 def test_daily_review_limit(app, client, bank, clock):
     register(client, "sam")
-    set_limits(app, "sam", new=3, reviews=1)
-    for _ in range(3):
-        rate_current(client, 1)  # three new cards, all due again in a minute
-    clock.advance(minutes=5)
+    learn_every_card_then_return(app, client, clock, new=3, reviews=1)
     rate_current(client, 3)  # the one review allowed today
     page = client.get("/study")
     assert "All done for now" in page.text
@@ -146,7 +153,7 @@ def test_daily_review_limit(app, client, bank, clock):
     assert "Your next review is due" not in page.text
     assert ("That is today's limit of 1 review. 2 more are due: they wait for tomorrow, "
             "or raise the limit in Daily limits.") in page.text
-    assert "Today: 3 new, 1 review." in page.text
+    assert "Today: 0 new, 1 review." in page.text
     set_limits(app, "sam", reviews=0)  # off: "tomorrow" would not bring them either
     assert ("Reviews are off: their daily limit is 0. 2 are due; raise the limit in Daily "
             "limits to review them.") in client.get("/study").text
@@ -154,14 +161,40 @@ def test_daily_review_limit(app, client, bank, clock):
     assert shown_key(client.get("/study").text) is not None  # a raised limit releases one
 
 
+def test_learning_steps_are_shown_over_the_review_limit_and_not_counted(app, client, bank,
+                                                                        clock):
+    register(client, "sam")
+    learn_every_card_then_return(app, client, clock, new=3, reviews=1)
+    lapsed = shown_key(client.get("/study").text)
+    rate_current(client, 1)  # Again: today's one review; the card relearns in 10 minutes
+    # Nothing else may be shown (two reviews are held), so the step is learned ahead: as in
+    # Anki, learning steps pass the review limit.
+    page = client.get("/study").text
+    assert shown_key(page) == lapsed and "shown again early" in page
+    clock.advance(minutes=10)
+    page = client.get("/study").text
+    assert shown_key(page) == lapsed
+    assert "<strong>1</strong> due" in page
+    rate_current(client, 3, page)  # Good: back in Review, days away
+    page = client.get("/study").text
+    assert shown_key(page) is None
+    assert "Today: 0 new, 1 review." in page  # the relearning step counted toward no limit
+    assert "2 more are due: they wait for tomorrow" in page
+    with app.app_context():
+        flags = db.session.execute(select(Review.was_new, Review.was_review)
+                                   .order_by(Review.id)).all()
+    assert [tuple(map(bool, row)) for row in flags] == [(True, False)] * 3 + [
+        (False, True), (False, False)]
+
+
 def test_a_review_due_later_today_over_the_limit_is_not_promised(app, client, bank, clock):
     register(client, "sam")
-    set_limits(app, "sam", new=2, reviews=1)
-    rate_current(client, 3)  # alpha: Good on a new card -> due again in 10 minutes
-    clock.advance(minutes=5)
-    rate_current(client, 3)  # the second new card, due at +15 minutes
-    clock.advance(minutes=5)
-    rate_current(client, 3)  # alpha again: today's one review
+    learn_every_card_then_return(app, client, clock, new=2, reviews=1)
+    rate_current(client, 3)  # today's one review
+    with app.app_context():  # the other review falls due later today (an offset changed)
+        waiting = db.session.scalar(select(ReviewState).where(ReviewState.due <= clock()))
+        waiting.due = clock() + timedelta(minutes=5)
+        db.session.commit()
     page = client.get("/study").text
     assert shown_key(page) is None and "Your next review is due" not in page
     assert ("That is today's limit of 1 review. The next review falls due in 5m; it waits for "
@@ -173,14 +206,11 @@ def test_a_review_due_later_today_over_the_limit_is_not_promised(app, client, ba
 
 def test_a_review_due_after_today_is_promised_even_over_the_limit(app, client, bank, clock):
     register(client, "sam")
-    set_limits(app, "sam", new=2, reviews=1)
-    rate_current(client, 3)  # alpha: Good -> a 10-minute learning step
-    clock.advance(minutes=10)
-    rate_current(client, 4)  # alpha: Easy, today's one review -> days away
-    rate_current(client, 4)  # the second new card: Easy -> days away
+    learn_every_card_then_return(app, client, clock, new=1, reviews=1)
+    rate_current(client, 3)  # today's one review -> days away
     page = client.get("/study").text
     assert shown_key(page) is None and "today's limit of 1 review" not in page
-    assert re.search(r"Your next review is due in \d+d\.", page)
+    assert re.search(r"Your next review is due in [0-9.]+(d|mo|y)\.", page)
 
 
 def test_an_earlier_days_rating_is_not_offered_for_undo(client, bank, clock):
