@@ -1,15 +1,19 @@
 """Helpers for the web and browser tests: a settable clock, recorded puzzle seeds, sample cards,
-the migrations folder, and form posting with CSRF."""
+the migrations folder, form posting with CSRF, and counting the SQL a request runs."""
 
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from sqlalchemy import event
+
 from quizapp.content import Card as ContentCard
 from quizapp.content import FollowUp
+from quizapp.extensions import db
 
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 TOKEN_RE = re.compile(r'id="token" name="token" type="hidden" value="([^"]+)"')
@@ -123,3 +127,27 @@ def shown_key(html: str) -> str | None:
     """The key of the item a study page shows (None on an empty queue)."""
     match = ITEM_KEY_RE.search(html)
     return match.group(1) if match else None
+
+
+@contextmanager
+def counted_statements(app):
+    """The SQL statements the app runs inside the block."""
+    statements: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield statements
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+
+
+def change_password(client, current: str, new: str = "a brand new secret"):
+    """Post the password form of a signed-in client."""
+    page = client.get("/settings")
+    return client.post("/settings/password", data={
+        "csrf_token": csrf_token(page.text), "current": current, "new": new, "confirm": new})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from sqlalchemy import func, select
-from webtest_support import PASSWORD, csrf_token, login, logout, register
+from webtest_support import PASSWORD, change_password, csrf_token, login, logout, register
 
 from quizapp.extensions import db
 from quizapp.models import LoginAttempt, User
@@ -152,10 +152,7 @@ def test_password_change_signs_out_other_sessions(app, client):
     other = app.test_client()
     login(other, "ivy")
     assert other.get("/study").status_code == 200
-    page = client.get("/settings")
-    changed = client.post("/settings/password", data={
-        "csrf_token": csrf_token(page.text), "current": PASSWORD, "new": "a brand new secret",
-        "confirm": "a brand new secret"})
+    changed = change_password(client, PASSWORD)
     assert changed.status_code == 303
     assert client.get("/study").status_code == 200
     assert other.get("/study").status_code == 302
@@ -164,10 +161,7 @@ def test_password_change_signs_out_other_sessions(app, client):
 
 def test_wrong_current_password_changes_nothing(app, client):
     register(client, "jack")
-    page = client.get("/settings")
-    response = client.post("/settings/password", data={
-        "csrf_token": csrf_token(page.text), "current": "not it", "new": "another secret",
-        "confirm": "another secret"})
+    response = change_password(client, "not it", "another secret")
     assert response.status_code == 400 and "not right" in response.text
     logout(client)
     assert login(client, "jack").status_code == 302

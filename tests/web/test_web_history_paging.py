@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import event, insert, select
-from webtest_support import login, rate_current, register
+from sqlalchemy import insert, select
+from webtest_support import counted_statements, login, rate_current, register
 
 from quizapp.extensions import db
 from quizapp.models import Item, Review, User
@@ -38,23 +37,6 @@ def add_reviews(app, clock, plan: list[str]) -> dict[str, list[int]]:
                 version_after=1, fsrs_log={})).inserted_primary_key[0])
         db.session.commit()
     return ids
-
-
-@contextmanager
-def counted_statements(app):
-    """The SQL statements the app runs inside the block."""
-    statements: list[str] = []
-
-    def record(_conn, _cursor, statement, *_args) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 @pytest.fixture

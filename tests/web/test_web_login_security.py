@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy import select
-from webtest_support import PASSWORD, csrf_token, login, logout, register
+from webtest_support import PASSWORD, change_password, csrf_token, login, logout, register
 
 from quizapp.extensions import db
 from quizapp.models import LoginAttempt
@@ -213,12 +213,6 @@ def test_register_issues_a_new_csrf_token(client):
     assert response.status_code == 302
     assert post_logout(client, planted) == 400
     assert client.get("/study").status_code == 200
-
-
-def change_password(client, current: str, new: str = "a brand new secret"):
-    page = client.get("/settings")
-    return client.post("/settings/password", data={
-        "csrf_token": csrf_token(page.text), "current": current, "new": new, "confirm": new})
 
 
 def test_password_change_issues_a_new_csrf_token(client):

@@ -3,12 +3,17 @@ remember cookie taken before the logout stop working; other devices stay signed 
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-
 import pytest
 from flask_login.utils import encode_cookie
-from sqlalchemy import event, func, select
-from webtest_support import PASSWORD, csrf_token, login, logout, register
+from sqlalchemy import func, select
+from webtest_support import (
+    PASSWORD,
+    change_password,
+    counted_statements,
+    login,
+    logout,
+    register,
+)
 
 from quizapp.extensions import db
 from quizapp.models import LoginSession
@@ -32,23 +37,6 @@ def is_signed_out(response) -> bool:
 def count_logins(app) -> int:
     with app.app_context():
         return db.session.scalar(select(func.count()).select_from(LoginSession))
-
-
-@contextmanager
-def counted_statements(app):
-    """The SQL statements the app runs inside the block."""
-    statements: list[str] = []
-
-    def record(_conn, _cursor, statement, *_args) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def remembered_login(client, name: str) -> tuple[str, str]:
@@ -96,10 +84,7 @@ def test_a_password_change_ends_every_other_login_but_this_ones(app, client):
     _, old_remember = remembered_login(client, "changer")
     other = app.test_client()
     assert login(other, "changer").status_code == 302
-    page = client.get("/settings")
-    changed = client.post("/settings/password", data={
-        "csrf_token": csrf_token(page.text), "current": PASSWORD, "new": "a brand new secret",
-        "confirm": "a brand new secret"})
+    changed = change_password(client, PASSWORD)
     assert changed.status_code == 303
     assert client.get("/study").status_code == 200
     assert is_signed_out(other.get("/study"))

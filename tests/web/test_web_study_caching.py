@@ -5,14 +5,19 @@ from __future__ import annotations
 import dataclasses
 import re
 import sqlite3
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event
 from sqlalchemy.dialects import sqlite
-from webtest_support import csrf_token, rate_current, register, shown_key, study_token
+from webtest_support import (
+    counted_statements,
+    csrf_token,
+    rate_current,
+    register,
+    shown_key,
+    study_token,
+)
 
 from quizapp.extensions import db
 from quizapp.services import reviews, study_items, study_queue
@@ -61,23 +66,6 @@ def test_hidden_fields_written_by_the_templates_round_trip(app, client, bank):
                                               "review_id": review_id})
     assert undone.status_code == 303
     assert "Basics of alpha-stride." in client.get("/study").text  # back to the first card
-
-
-@contextmanager
-def counted_statements(app):
-    """The SQL statements the app runs inside the block."""
-    statements: list[str] = []
-
-    def record(_conn, _cursor, statement, *_args) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def test_a_study_page_is_three_statements_for_new_and_for_due_items(app, client, bank, clock):
