@@ -32,6 +32,8 @@ class ReviewState(db.Model):
     __table_args__ = (
         UniqueConstraint("user_id", "item_id"),
         Index("ix_review_state_user_id_due_id", "user_id", "due", "id"),
+        # A user's due learning steps, shown once the review limit holds the reviews back.
+        Index("ix_review_state_user_id_learning_due_id", "user_id", "learning", "due", "id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -24,7 +24,7 @@ from quizapp.services.login_limits import (
     mark_login_succeeded,
     reserve_login_attempt,
 )
-from quizapp.services.settings import UTC_OFFSET_RANGE
+from quizapp.services.settings import validate_utc_offset
 
 USERNAME_MIN = 3
 PASSWORD_MIN = 8
@@ -62,9 +62,7 @@ def register(
     username = canonicalize_username(username)
     validate_username(username)
     validate_password(password)
-    low, high = UTC_OFFSET_RANGE
-    if not low <= utc_offset_minutes <= high:
-        raise ServiceError(f"The UTC offset in minutes must be between {low} and {high}.")
+    validate_utc_offset(utc_offset_minutes)
     if session.scalar(select(User.id).where(User.username == username)) is not None:
         raise ServiceError("That username is taken; pick another.")
     user = User(

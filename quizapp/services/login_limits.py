@@ -65,17 +65,17 @@ def validate_login_allowed(
     """
     since = now - limits.window
     username, address = username[:USERNAME_MAX], address[:ADDRESS_MAX]
-    last_success = session.scalar(
-        select(func.max(LoginAttempt.attempted_at)).where(
-            LoginAttempt.username == username, LoginAttempt.succeeded.is_(True)))
-    # A successful login clears the account's count; the address count is never cleared early.
-    account_since = max(since, last_success) if last_success else since
     if device is None:
         account_limit, on_device = limits.per_account, ""
         who = (LoginAttempt.username == username) & LoginAttempt.device.is_(None)
     else:
         account_limit, on_device = limits.per_device, " on this device"
         who = (LoginAttempt.username == username) & (LoginAttempt.device == device[:DEVICE_MAX])
+    # A success clears its own count only: the owner logging in from a known device does not
+    # hand strangers a fresh set of guesses. The address count is never cleared early.
+    last_success = session.scalar(
+        select(func.max(LoginAttempt.attempted_at)).where(who, LoginAttempt.succeeded.is_(True)))
+    account_since = max(since, last_success) if last_success else since
     account_failures = recent_failures(session, who, account_since, account_limit, own_attempt)
     if len(account_failures) >= account_limit:
         wait = compute_retry_after(account_failures[-1], limits, now)

@@ -169,16 +169,20 @@ def load_own_review(session: Session, user: User, review_id: int) -> Review:
     return review
 
 
-def undo_review(session: Session, user: User, review_id: int) -> Item:
+def undo_review(session: Session, user: User, review_id: int, now: datetime) -> Item:
     """Put the item back exactly as it was before the review and delete the review.
 
-    Only the most recent review can be undone, so undos unwind in order and every restored
+    Only the most recent review of the current study day can be undone (``now`` decides the
+    day): a closed day's ratings stay as they are. Undos unwind in order, and every restored
     state is the one the following review started from.
     """
     review = load_own_review(session, user, review_id)
     newest = session.scalar(select(func.max(Review.id)).where(Review.user_id == user.id))
     if review.id != newest:
         raise Conflict("Only your most recent rating can be undone.")
+    if review.reviewed_at < srs.day_start(now, user.utc_offset_minutes):
+        raise Conflict("That rating was made on an earlier study day; only today's latest "
+                       "rating can be undone. Nothing was undone.")
     item = review.item
     state_row = load_state(session, user, review.item_id)
     if state_row is None:

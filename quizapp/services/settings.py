@@ -31,10 +31,17 @@ def validate_settings(settings: StudySettings) -> None:
     for value, (low, high), label in (
         (settings.new_per_day, NEW_PER_DAY_RANGE, "New items per day"),
         (settings.reviews_per_day, REVIEWS_PER_DAY_RANGE, "Reviews per day"),
-        (settings.utc_offset_minutes, UTC_OFFSET_RANGE, "The UTC offset in minutes"),
     ):
         if not low <= value <= high:
             raise ServiceError(f"{label} is between {low} and {high}.")
+    validate_utc_offset(settings.utc_offset_minutes)
+
+
+def validate_utc_offset(minutes: int) -> None:
+    """The user's UTC offset (it decides when their study day turns over), or ServiceError."""
+    low, high = UTC_OFFSET_RANGE
+    if not low <= minutes <= high:
+        raise ServiceError(f"The UTC offset in minutes is between {low} and {high}.")
 
 
 def read_settings(user: User) -> StudySettings:

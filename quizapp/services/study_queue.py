@@ -219,7 +219,9 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
     new_total = min(new_left, counts.new)
     learned_ahead = False
     if not plan:
-        plan = select_first_due(session, user, now + LEARN_AHEAD, learning_only=not reviews_left)
+        # Learning steps only (as Anki): reviews are due at a study day's start, and learning
+        # them ahead from 03:40 would move the next day's reviews into this one.
+        plan = select_first_due(session, user, now + LEARN_AHEAD, learning_only=True)
         learned_ahead = bool(plan)
     head = plan[0] if plan else None
     if isinstance(head, tuple):

@@ -18,7 +18,7 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required, login_user, logout_user
-from flask_login.config import COOKIE_DURATION
+from flask_login.config import COOKIE_DURATION, COOKIE_NAME
 from itsdangerous import BadData, URLSafeTimedSerializer
 from werkzeug.wrappers import Response
 
@@ -98,6 +98,12 @@ def login_lifetime() -> timedelta:
     if isinstance(remember, int | float):
         remember = timedelta(seconds=remember)
     return max(remember, current_app.permanent_session_lifetime)
+
+
+def has_remember_cookie() -> bool:
+    """Whether this client chose "keep me logged in" (Flask-Login's remember cookie is here)."""
+    name = current_app.config.get("REMEMBER_COOKIE_NAME", COOKIE_NAME)
+    return bool(request.cookies.get(name))
 
 
 def start_new_session(signed_in: accounts.SignedInUser, *, remember: bool = False) -> None:

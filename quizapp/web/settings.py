@@ -14,6 +14,7 @@ from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import StudySettings, read_settings, update_settings
 from quizapp.web.auth import (
     current_login_limits,
+    has_remember_cookie,
     login_lifetime,
     read_device,
     set_device_cookie,
@@ -70,7 +71,9 @@ def password():
             form.current.errors = [exc.message]
         else:
             # A new session and CSRF token, naming the new login; the other logins are gone.
-            start_new_session(signed_in)
+            # A client that chose "keep me logged in" keeps it: its remember cookie named the
+            # login the change just ended.
+            start_new_session(signed_in, remember=has_remember_cookie())
             flash("Password changed. Other devices are signed out.", "success")
             # This device stays known; the others' device cookies named the old version.
             return set_device_cookie(redirect(url_for("settings.index"), 303), account)

@@ -138,7 +138,8 @@ def undo():
     if not form.validate_on_submit():
         abort(400, "That undo request is incomplete. Nothing was changed.")
     try:
-        item = reviews.undo_review(db.session, current_user, form.review_id.data)
+        item = reviews.undo_review(db.session, current_user, form.review_id.data,
+                                   current_time())
     except Conflict as exc:
         flash(exc.message, "warning")
         return redirect(url_for("study.index"), 303)

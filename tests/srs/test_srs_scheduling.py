@@ -301,5 +301,10 @@ def test_a_late_evening_one_day_interval_waits_for_the_next_study_day():
     # day after, not 00:00 ten minutes later (the study day turns over at 04:00).
     now = datetime(2025, 3, 3, 23, 50, tzinfo=UTC)
     state = _reviewed_into_review_state(now - timedelta(days=1))
+    exact = review(state, 3, now)
     rounded = review(state, 3, now, tz_offset_minutes=0)
+    # The exact due is some days on at 23:50; rounded, it is 04:00 of the study day that
+    # 23:50 belongs to, which began that same calendar day.
+    assert (exact.due.hour, exact.due.minute) == (23, 50)
+    assert rounded.due == exact.due.replace(hour=4, minute=0)
     assert rounded.due >= datetime(2025, 3, 4, 4, 0, tzinfo=UTC)

@@ -346,6 +346,18 @@ def test_strangers_failing_on_purpose_do_not_lock_out_a_known_device(app, client
     assert login(client, "mona").status_code == 302  # the owner's device is not locked out
 
 
+def test_the_owners_login_from_a_known_device_does_not_reset_the_strangers_count(app, client):
+    register(client, "nora")
+    logout(client)
+    stranger = app.test_client()
+    for _ in range(4):
+        assert login(stranger, "nora", "a guess").status_code == 401
+    assert login(client, "nora").status_code == 302  # the owner, from a known device
+    logout(client)
+    assert login(stranger, "nora", "a fifth guess").status_code == 401
+    assert login(stranger, "nora", "a sixth guess").status_code == 429  # not five more
+
+
 def test_a_known_device_has_its_own_limit(app, client, clock):
     register(client, "lena")
     logout(client)

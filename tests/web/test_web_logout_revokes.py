@@ -194,3 +194,15 @@ def test_end_login_commits_and_touches_only_the_named_login(app, client):
     assert count_logins(app) == 1
     assert client.get("/study").status_code == 200
     assert is_signed_out(other.get("/study"))
+
+
+def test_a_password_change_keeps_keep_me_logged_in(app, client):
+    remembered_login(client, "steady")
+    assert change_password(client, PASSWORD).status_code == 303
+    remember_cookie = client.get_cookie(REMEMBER).value
+    # A browser restart: the session cookie is gone, the new remember cookie signs in alone.
+    assert replay(app, **{REMEMBER: remember_cookie}).get("/study").status_code == 200
+    plain = app.test_client()  # without "keep me logged in" no remember cookie appears
+    register(plain, "plain")
+    assert change_password(plain, PASSWORD).status_code == 303
+    assert plain.get_cookie(REMEMBER) is None

@@ -344,9 +344,10 @@ def test_undo_restores_the_previous_state_exactly(app, client, bank, clock):
         row = db.session.scalar(select(ReviewState))
         assert (row.state, row.due, row.reps, row.last_reviewed_at) == before
     assert len(reviews_of(app, "sam")) == 1
-    # Undos unwind in order: the first review can be undone next.
+    # The first review is the latest now, but it belongs to a study day that has ended.
     assert undo(client, reviews_of(app, "sam")[0].id).status_code == 303
-    assert reviews_of(app, "sam") == []
+    assert "made on an earlier study day" in client.get("/study").text
+    assert len(reviews_of(app, "sam")) == 1
 
 
 def test_only_the_latest_review_can_be_undone(app, client, bank):
@@ -358,6 +359,10 @@ def test_only_the_latest_review_can_be_undone(app, client, bank):
     assert response.status_code == 303
     assert "most recent" in client.get("/study").text
     assert [r.id for r in reviews_of(app, "sam")] == [first.id, second.id]
+    # Undos unwind in order within the day: the second, then the first.
+    assert undo(client, second.id).status_code == 303
+    assert undo(client, first.id).status_code == 303
+    assert reviews_of(app, "sam") == []
 
 
 def test_another_users_or_unknown_review_ids_get_404(app, client, bank):

@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import select
-from webtest_support import rate_current, register, shown_key
+from webtest_support import csrf_token, rate_current, register, shown_key
 
 from quizapp import srs
 from quizapp.extensions import db
-from quizapp.models import Item, ReviewState, User
+from quizapp.models import Item, Review, ReviewState, User
 
 
 def set_user(app, username: str, **values) -> None:
@@ -62,3 +62,33 @@ def test_a_session_past_midnight_is_still_the_same_day(app, client, bank, clock)
             "Daily limits.") in page
     clock.advance(hours=3, minutes=30)  # 04:00: the next study day
     assert shown_key(client.get("/study").text) is not None
+
+
+def test_the_next_days_reviews_are_not_learned_ahead_before_it_starts(app, client, bank, clock):
+    register(client, "sam")
+    set_user(app, "sam", new_per_day=3)
+    for _ in range(3):
+        rate_current(client, 4)  # Easy: straight to Review, due at 04:00 some days on
+    set_user(app, "sam", new_per_day=0)
+    first_due = min(due_of(app, key) for key in ("alpha-stride", "beta-view", "gamma-offset"))
+    clock.advance(seconds=(first_due - clock()).total_seconds() - 15 * 60)  # 03:45 that day
+    page = client.get("/study").text
+    assert shown_key(page) is None and "learning ahead" not in page
+    clock.advance(minutes=15)  # 04:00: the day has started and its reviews are due
+    assert shown_key(client.get("/study").text) is not None
+
+
+def test_an_earlier_days_rating_cannot_be_undone_even_by_a_direct_post(app, client, bank,
+                                                                      clock):
+    register(client, "sam")
+    page = client.get("/study").text
+    rate_current(client, 4, page)
+    with app.app_context():
+        review_id = db.session.scalar(select(Review.id))
+    clock.advance(days=1)
+    response = client.post("/study/undo", data={"csrf_token": csrf_token(page),
+                                                "review_id": str(review_id)})
+    assert response.status_code == 303
+    assert "made on an earlier study day" in client.get("/study").text
+    with app.app_context():
+        assert db.session.scalar(select(Review.id)) == review_id  # still there
