@@ -141,6 +141,14 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
         "LOGIN_LIMIT_WINDOW_MINUTES": canonicalize_int(
             environ.get("QUIZAPP_LOGIN_LIMIT_WINDOW_MINUTES", "15"),
             "QUIZAPP_LOGIN_LIMIT_WINDOW_MINUTES", 1, 24 * 60),
+        # Registrations (taken names included) allowed per address within the window; tests
+        # register many accounts from one test client, so testing allows more.
+        "REGISTER_LIMIT_PER_ADDRESS": canonicalize_int(
+            environ.get("QUIZAPP_REGISTER_LIMIT_PER_ADDRESS", "10000" if testing else "10"),
+            "QUIZAPP_REGISTER_LIMIT_PER_ADDRESS", 1, 100_000),
+        "REGISTER_LIMIT_WINDOW_MINUTES": canonicalize_int(
+            environ.get("QUIZAPP_REGISTER_LIMIT_WINDOW_MINUTES", "60"),
+            "QUIZAPP_REGISTER_LIMIT_WINDOW_MINUTES", 1, 24 * 60),
         "PROXY_FIX_HOPS": canonicalize_int(
             environ.get("QUIZAPP_PROXY_FIX_HOPS", "0"), "QUIZAPP_PROXY_FIX_HOPS", 0, 5),
         # Bad input: bodies above this size get 413 before any form parsing.

@@ -4,6 +4,7 @@ the migrations folder, form posting with CSRF, and counting the SQL a request ru
 from __future__ import annotations
 
 import re
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -151,3 +152,29 @@ def change_password(client, current: str, new: str = "a brand new secret"):
     page = client.get("/settings")
     return client.post("/settings/password", data={
         "csrf_token": csrf_token(page.text), "current": current, "new": new, "confirm": new})
+
+
+def post_in_parallel(app, posts: list[dict[str, str]], path: str = "/login",
+                     cookies: dict[str, str] | None = None) -> list[int]:
+    """Each form in ``posts`` from its own client (holding ``cookies``), all released at once;
+    the status codes."""
+    clients = [app.test_client() for _ in posts]
+    for client in clients:
+        for name, value in (cookies or {}).items():
+            client.set_cookie(name, value)
+    tokens = [csrf_token(client.get("/login").text) for client in clients]
+    barrier = threading.Barrier(len(posts))
+    statuses: list[int] = []
+
+    def worker(client, token: str, data: dict[str, str]) -> None:
+        barrier.wait()
+        statuses.append(client.post(path, data={"csrf_token": token, **data}).status_code)
+
+    threads = [threading.Thread(target=worker, args=args)
+               for args in zip(clients, tokens, posts, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(statuses) == len(posts), "a request did not finish"
+    return statuses

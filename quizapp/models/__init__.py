@@ -1,11 +1,11 @@
 """The database models (SQLAlchemy 2.0, typed); schema changes go through migrations/."""
 
-from quizapp.models.account import LoginAttempt, LoginSession, User
+from quizapp.models.account import LoginAttempt, LoginSession, RegistrationAttempt, User
 from quizapp.models.bank import Card, Concept, Item, ItemConcept, Skill
 from quizapp.models.base import Base
 from quizapp.models.study import Review, ReviewState
 
 __all__ = [
-    "Base", "Card", "Concept", "Item", "ItemConcept", "LoginAttempt", "LoginSession", "Review",
+    "Base", "Card", "Concept", "Item", "ItemConcept", "LoginAttempt", "LoginSession", "RegistrationAttempt", "Review",
     "ReviewState", "Skill", "User",
 ]

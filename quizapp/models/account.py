@@ -76,3 +76,15 @@ class LoginAttempt(db.Model):
     # The device cookie's nonce when the attempt came with a valid one for this account (a
     # client that logged in before); such attempts have their own limit. None: anonymous.
     device: Mapped[str | None] = mapped_column(String(DEVICE_MAX))
+
+
+class RegistrationAttempt(db.Model):
+    """One account registration tried from an address (taken names included): counted so one
+    address cannot create accounts, or probe which names exist, without limit."""
+
+    __tablename__ = "registration_attempt"
+    __table_args__ = (Index("ix_registration_attempt_address_at", "address", "attempted_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(ADDRESS_MAX))
+    attempted_at: Mapped[datetime] = mapped_column(index=True)

@@ -24,6 +24,7 @@ from quizapp.services.login_limits import (
     mark_login_succeeded,
     reserve_login_attempt,
 )
+from quizapp.services.registration_limits import RegistrationLimit, reserve_registration
 from quizapp.services.settings import validate_utc_offset
 
 USERNAME_MIN = 3
@@ -52,13 +53,17 @@ def validate_password(password: str) -> None:
 
 def register(
     session: Session, username: str, password: str, now: datetime, *, hash_method: str,
-    utc_offset_minutes: int = 0,
+    utc_offset_minutes: int = 0, address: str | None = None,
+    limit: RegistrationLimit | None = None,
 ) -> User:
     """Create an account; raises ServiceError when the name is taken or the input is invalid.
 
     ``utc_offset_minutes`` (the browser's, at registration) decides when the study day turns
-    over until the person changes it in settings.
+    over until the person changes it in settings. With ``address`` and ``limit`` (the web
+    form) the attempt is counted first and refused with LoginThrottled over the limit.
     """
+    if address is not None and limit is not None:
+        reserve_registration(session, address, now, limit)
     username = canonicalize_username(username)
     validate_username(username)
     validate_password(password)

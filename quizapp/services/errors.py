@@ -32,7 +32,7 @@ class InvalidCredentials(ServiceError):
 
 
 class LoginThrottled(ServiceError):
-    """Too many failed logins recently for this account or this address."""
+    """Too many failed logins (or registrations) recently for this account or this address."""
 
     status = 429
 

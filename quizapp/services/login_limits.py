@@ -43,7 +43,9 @@ class LoginLimits:
     window: timedelta = timedelta(minutes=15)
 
 
-def compute_retry_after(oldest_failure: datetime, limits: LoginLimits, now: datetime) -> timedelta:
+def compute_retry_after(oldest_failure: datetime, limits, now: datetime) -> timedelta:
+    """How long until ``oldest_failure`` leaves the window of ``limits`` (anything with a
+    ``window``: these limits or the registration limit)."""
     return max(oldest_failure + limits.window - now, timedelta(seconds=1))
 
 

@@ -27,6 +27,7 @@ from quizapp.models import User
 from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled, ServiceError
 from quizapp.services.login_limits import LoginLimits
+from quizapp.services.registration_limits import RegistrationLimit
 from quizapp.web.filters import format_zone_name
 from quizapp.web.forms import LoginForm, RegisterForm, read_browser_offset
 from quizapp.web.runtime import client_address, compute_safe_next, current_time
@@ -50,6 +51,12 @@ def init_login_manager(_app: Flask) -> None:
     def load_user(identity: str) -> accounts.SignedInUser | None:
         return accounts.load_user_for_session(
             db.session, identity, not_before=current_time() - login_lifetime())
+
+
+def current_registration_limit() -> RegistrationLimit:
+    config = current_app.config
+    return RegistrationLimit(per_address=config["REGISTER_LIMIT_PER_ADDRESS"],
+                             window=timedelta(minutes=config["REGISTER_LIMIT_WINDOW_MINUTES"]))
 
 
 def current_login_limits() -> LoginLimits:
@@ -126,13 +133,17 @@ def register():
     if current_user.is_authenticated:
         return redirect(url_for("study.index"))
     form = RegisterForm()
-    status = 200
+    status, message, headers = 200, None, {}
     if form.validate_on_submit():
         try:
             user = accounts.register(
                 db.session, form.username.data, form.password.data, current_time(),
                 hash_method=current_app.config["PASSWORD_HASH_METHOD"],
-                utc_offset_minutes=read_browser_offset(form.utc_offset_minutes.data))
+                utc_offset_minutes=read_browser_offset(form.utc_offset_minutes.data),
+                address=client_address(), limit=current_registration_limit())
+        except LoginThrottled as exc:
+            status, message = 429, exc.message
+            headers["Retry-After"] = str(ceil(exc.retry_after.total_seconds()))
         except ServiceError as exc:
             form.username.errors = [*form.username.errors, exc.message]
             status = 400
@@ -144,7 +155,7 @@ def register():
             return set_device_cookie(redirect(url_for("study.index")), user)
     elif form.is_submitted():
         status = 400
-    return render_template("auth/register.html", form=form), status
+    return render_template("auth/register.html", form=form, message=message), status, headers
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -10,7 +10,15 @@ from datetime import timedelta
 import pytest
 from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy import select
-from webtest_support import PASSWORD, change_password, csrf_token, login, logout, register
+from webtest_support import (
+    PASSWORD,
+    change_password,
+    csrf_token,
+    login,
+    logout,
+    post_in_parallel,
+    register,
+)
 
 from quizapp.extensions import db
 from quizapp.models import LoginAttempt
@@ -38,32 +46,6 @@ def counted_checks(monkeypatch) -> list[str]:
 
     monkeypatch.setattr(accounts, "check_password_hash", slow_check)
     return checks
-
-
-def post_in_parallel(app, posts: list[dict[str, str]], path: str = "/login",
-                     cookies: dict[str, str] | None = None) -> list[int]:
-    """Each form in ``posts`` from its own client (holding ``cookies``), all released at once;
-    the status codes."""
-    clients = [app.test_client() for _ in posts]
-    for client in clients:
-        for name, value in (cookies or {}).items():
-            client.set_cookie(name, value)
-    tokens = [csrf_token(client.get("/login").text) for client in clients]
-    barrier = threading.Barrier(len(posts))
-    statuses: list[int] = []
-
-    def worker(client, token: str, data: dict[str, str]) -> None:
-        barrier.wait()
-        statuses.append(client.post(path, data={"csrf_token": token, **data}).status_code)
-
-    threads = [threading.Thread(target=worker, args=args)
-               for args in zip(clients, tokens, posts, strict=True)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert len(statuses) == len(posts), "a request did not finish"
-    return statuses
 
 
 def stored_attempts(app) -> list[LoginAttempt]:

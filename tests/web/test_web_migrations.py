@@ -15,8 +15,8 @@ from webtest_support import MIGRATIONS
 from quizapp import create_app
 from quizapp.extensions import db
 
-APP_TABLES = {"user", "login_attempt", "login_session", "item", "card", "skill", "item_concept",
-              "concept", "review_state", "review"}
+APP_TABLES = {"user", "login_attempt", "login_session", "registration_attempt", "item", "card",
+              "skill", "item_concept", "concept", "review_state", "review"}
 
 
 @pytest.fixture
