@@ -122,12 +122,9 @@ def authenticate(
     ``device`` is limited on its own rather than with anonymous clients (see login_limits).
     """
     username = canonicalize_username(username)[:USERNAME_MAX]
-    nonce = None
-    if device is not None and device.username == username:
-        version = session.scalar(select(User.session_version).where(User.username == username))
-        nonce = trusted_device(device, username, version)
-    attempt_id = reserve_login_attempt(session, username, address, now, limits, nonce)
     user = session.scalar(select(User).where(User.username == username))
+    nonce = trusted_device(device, username, user.session_version if user else None)
+    attempt_id = reserve_login_attempt(session, username, address, now, limits, nonce)
     stored = user.password_hash if user else compute_dummy_hash(hash_method)
     if not (check_password_hash(stored, password) and user is not None):
         raise InvalidCredentials("That username and password do not match an account.")

@@ -1,10 +1,10 @@
 """Login throttling: recent failures counted per account and per address, stored in the DB.
 
 Every password check is reserved first (reserve_login_attempt): the attempt is recorded as a
-failure and committed *before* the password is checked, then the failures are counted again,
-this attempt and every other one still in flight included. Rows commit one after another, so
-the k-th attempt to commit counts at least k failures, and at most ``limit`` attempts per
-window get past the count however many requests run at once (on SQLite and PostgreSQL alike).
+failure and committed *before* the password is checked, then the failures are counted again
+with every other attempt still in flight (throttling.reserve_attempt), so at most ``limit``
+attempts per window get past the count however many requests run at once (on SQLite and
+PostgreSQL alike).
 A right password then turns the row into a success (mark_login_succeeded).
 
 Refused attempts are not recorded (a refusal after the reservation deletes its row), so
@@ -20,19 +20,21 @@ account's owner out of a device they have logged in from. The address limit appl
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from quizapp.models import LoginAttempt
 from quizapp.models.account import ADDRESS_MAX, DEVICE_MAX, USERNAME_MAX
 from quizapp.services.errors import LoginThrottled
-
-# Attempts older than this are pruned; it must exceed any configured window.
-ATTEMPT_RETENTION = timedelta(days=1)
+from quizapp.services.throttling import (
+    compute_retry_after,
+    describe_wait,
+    recent_times,
+    reserve_attempt,
+)
 
 
 @dataclass(frozen=True)
@@ -41,17 +43,6 @@ class LoginLimits:
     per_address: int = 20
     per_device: int = 5
     window: timedelta = timedelta(minutes=15)
-
-
-def compute_retry_after(oldest_failure: datetime, limits, now: datetime) -> timedelta:
-    """How long until ``oldest_failure`` leaves the window of ``limits`` (anything with a
-    ``window``: these limits or the registration limit)."""
-    return max(oldest_failure + limits.window - now, timedelta(seconds=1))
-
-
-def describe_wait(delta: timedelta) -> str:
-    minutes = math.ceil(delta.total_seconds() / 60)
-    return "a minute" if minutes <= 1 else f"{minutes} minutes"
 
 
 def validate_login_allowed(
@@ -78,68 +69,34 @@ def validate_login_allowed(
     last_success = session.scalar(
         select(func.max(LoginAttempt.attempted_at)).where(who, LoginAttempt.succeeded.is_(True)))
     account_since = max(since, last_success) if last_success else since
-    account_failures = recent_failures(session, who, account_since, account_limit, own_attempt)
+    failed = LoginAttempt.succeeded.is_(False)  # attempts in flight count as failures
+    account_failures = recent_times(
+        session, LoginAttempt, (who, failed), account_since, account_limit, own_attempt)
     if len(account_failures) >= account_limit:
-        wait = compute_retry_after(account_failures[-1], limits, now)
+        wait = compute_retry_after(account_failures[-1], limits.window, now)
         raise LoginThrottled(
             f"Too many failed logins for this account{on_device}. "
             f"Try again in {describe_wait(wait)}.", wait)
-    address_failures = recent_failures(
-        session, LoginAttempt.address == address, since, limits.per_address, own_attempt)
+    address_failures = recent_times(
+        session, LoginAttempt, (LoginAttempt.address == address, failed), since,
+        limits.per_address, own_attempt)
     if len(address_failures) >= limits.per_address:
-        wait = compute_retry_after(address_failures[-1], limits, now)
+        wait = compute_retry_after(address_failures[-1], limits.window, now)
         raise LoginThrottled(
             f"Too many failed logins from your address. Try again in {describe_wait(wait)}.", wait)
-
-
-def recent_failures(
-    session: Session, who, since: datetime, limit: int, own_attempt: int | None = None
-) -> list[datetime]:
-    """Times of the newest failed attempts matching ``who`` after ``since``, at most ``limit``
-    (attempts still in flight count as failures); the attempt ``own_attempt`` is left out."""
-    query = select(LoginAttempt.attempted_at).where(
-        who, LoginAttempt.succeeded.is_(False), LoginAttempt.attempted_at > since)
-    if own_attempt is not None:
-        query = query.where(LoginAttempt.id != own_attempt)
-    return session.scalars(query.order_by(LoginAttempt.attempted_at.desc()).limit(limit)).all()
-
-
-def record_login_attempt(
-    session: Session, username: str, address: str, now: datetime, succeeded: bool,
-    device: str | None = None,
-) -> LoginAttempt:
-    """Add the attempt and prune old ones; the caller commits."""
-    session.execute(delete(LoginAttempt).where(LoginAttempt.attempted_at < now - ATTEMPT_RETENTION))
-    attempt = LoginAttempt(
-        username=username[:USERNAME_MAX], address=address[:ADDRESS_MAX], attempted_at=now,
-        succeeded=succeeded, device=device[:DEVICE_MAX] if device else None)
-    session.add(attempt)
-    return attempt
 
 
 def reserve_login_attempt(
     session: Session, username: str, address: str, now: datetime, limits: LoginLimits,
     device: str | None = None,
 ) -> int:
-    """Allow one password check or raise LoginThrottled; commits. Returns the attempt's id.
-
-    The attempt is committed as a failure before the password is checked, then the limits are
-    checked again counting every attempt in flight, so parallel requests cannot all pass a
-    count that none of them has added to yet. A refused attempt is deleted, not counted.
-    """
-    validate_login_allowed(  # refuse without writing
-        session, username, address, now, limits, device=device)
-    attempt = record_login_attempt(session, username, address, now, succeeded=False,
-                                   device=device)
-    session.commit()
-    try:
-        validate_login_allowed(session, username, address, now, limits, device=device,
-                               own_attempt=attempt.id)
-    except LoginThrottled:
-        session.execute(delete(LoginAttempt).where(LoginAttempt.id == attempt.id))
-        session.commit()
-        raise
-    return attempt.id
+    """Allow one password check or raise LoginThrottled; commits. Returns the attempt's id,
+    recorded as a failure until mark_login_succeeded (throttling.reserve_attempt)."""
+    attempt = LoginAttempt(
+        username=username[:USERNAME_MAX], address=address[:ADDRESS_MAX], attempted_at=now,
+        succeeded=False, device=device[:DEVICE_MAX] if device else None)
+    return reserve_attempt(session, attempt, lambda own: validate_login_allowed(
+        session, username, address, now, limits, device=device, own_attempt=own))
 
 
 def mark_login_succeeded(session: Session, attempt_id: int) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, exists, func, literal, select
@@ -202,6 +202,7 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
     """The next item to show: srs.plan_session over due learning steps, due reviews and new
     items, under the user's daily limits."""
     counts = count_queue(session, user, now)
+    status = compute_status_view(counts, user)
     today = counts.today
     reviews_left, new_left = compute_left_today(user, today)
     # Only the head of the plan is shown, so each list is fetched with LIMIT 1; due items come
@@ -215,8 +216,6 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
         due, new, learning=learning, new_done_today=today.new_done,
         reviews_done_today=today.reviews_done, new_limit=user.new_per_day,
         review_limit=user.reviews_per_day)
-    due_total, due_held = compute_due_shown(counts, reviews_left)
-    new_total = min(new_left, counts.new)
     learned_ahead = False
     if not plan:
         # Learning steps only (as Anki): reviews are due at a study day's start, and learning
@@ -228,21 +227,25 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
         item, state = head
     else:
         item, state = head, None
-    next_day = counts.day_start + ONE_DAY
     next_due, next_due_held = None, False
     if head is None:
         next_due = compute_next_due(session, user, learning_only=not reviews_left)
         if next_due is None and not reviews_left:  # only reviews are left, and they are held
             next_due = compute_next_due(session, user)
-            next_due_held = next_due is not None and next_due < next_day
-    return QueueView(item, state, due_total, new_total, learned_ahead, next_due, due_held,
-                     counts.new - new_total, next_due_held, next_day, today, counts.last_review)
+            next_due_held = next_due is not None and next_due < status.next_day
+    return replace(status, item=item, state=state, learned_ahead=learned_ahead,
+                   next_due=next_due, next_due_held=next_due_held)
 
 
 def compute_status(session: Session, user: User, now: datetime) -> QueueView:
     """The status bar's part of the queue (counts, the rating Undo takes back) without choosing
     the next item: one statement, for pages that already show their item (a puzzle's result)."""
-    counts = count_queue(session, user, now)
+    return compute_status_view(count_queue(session, user, now), user)
+
+
+def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
+    """The QueueView of ``counts`` with no item chosen: what today's limits let through and
+    hold back, when the next study day starts, the rating Undo takes back."""
     reviews_left, new_left = compute_left_today(user, counts.today)
     due_total, due_held = compute_due_shown(counts, reviews_left)
     new_total = min(new_left, counts.new)

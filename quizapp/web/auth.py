@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta, timezone
+from datetime import timedelta
 from math import ceil
 
 from flask import (
@@ -28,7 +28,7 @@ from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled, ServiceError
 from quizapp.services.login_limits import LoginLimits
 from quizapp.services.registration_limits import RegistrationLimit
-from quizapp.web.filters import format_zone_name
+from quizapp.web.filters import compute_user_zone, format_zone_name
 from quizapp.web.forms import LoginForm, RegisterForm, read_browser_offset
 from quizapp.web.runtime import client_address, compute_safe_next, current_time
 from quizapp.web.signing import current_serializer
@@ -51,6 +51,11 @@ def init_login_manager(_app: Flask) -> None:
     def load_user(identity: str) -> accounts.SignedInUser | None:
         return accounts.load_user_for_session(
             db.session, identity, not_before=current_time() - login_lifetime())
+
+
+def compute_retry_headers(throttled: LoginThrottled) -> dict[str, str]:
+    """The Retry-After header of a 429 answer, in whole seconds."""
+    return {"Retry-After": str(ceil(throttled.retry_after.total_seconds()))}
 
 
 def current_registration_limit() -> RegistrationLimit:
@@ -142,14 +147,13 @@ def register():
                 utc_offset_minutes=read_browser_offset(form.utc_offset_minutes.data),
                 address=client_address(), limit=current_registration_limit())
         except LoginThrottled as exc:
-            status, message = 429, exc.message
-            headers["Retry-After"] = str(ceil(exc.retry_after.total_seconds()))
+            status, message, headers = 429, exc.message, compute_retry_headers(exc)
         except ServiceError as exc:
             form.username.errors = [*form.username.errors, exc.message]
             status = 400
         else:
             sign_in(user)
-            zone = format_zone_name(timezone(timedelta(minutes=user.utc_offset_minutes)))
+            zone = format_zone_name(compute_user_zone())  # the new user's, now signed in
             flash(f"Welcome, {user.username}. Your first items are ready. Your study day turns "
                   f"over at 04:00 {zone}; change the offset in Settings.", "success")
             return set_device_cookie(redirect(url_for("study.index")), user)
@@ -172,8 +176,7 @@ def login():
                 hash_method=current_app.config["PASSWORD_HASH_METHOD"],
                 device=read_device())
         except LoginThrottled as exc:
-            status, message = 429, exc.message
-            headers["Retry-After"] = str(ceil(exc.retry_after.total_seconds()))
+            status, message, headers = 429, exc.message, compute_retry_headers(exc)
         except InvalidCredentials as exc:
             status, message = 401, exc.message
         else:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from math import ceil
 
 from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
@@ -13,6 +12,7 @@ from quizapp.services import accounts
 from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import StudySettings, read_settings, update_settings
 from quizapp.web.auth import (
+    compute_retry_headers,
     current_login_limits,
     has_remember_cookie,
     login_lifetime,
@@ -65,8 +65,7 @@ def password():
                 lifetime=login_lifetime(), device=read_device())
         except LoginThrottled as exc:  # wrong current passwords count as failed logins
             form.current.errors = [exc.message]
-            status = 429
-            headers["Retry-After"] = str(ceil(exc.retry_after.total_seconds()))
+            status, headers = 429, compute_retry_headers(exc)
         except ServiceError as exc:
             form.current.errors = [exc.message]
         else:
