@@ -13,6 +13,7 @@ from quizapp.extensions import db
 USERNAME_MAX = 40
 ADDRESS_MAX = 64
 DEVICE_MAX = 32
+TIME_ZONE_MAX = 64  # quizapp.srs.zones.ZONE_NAME_MAX
 NONCE_HASH_MAX = 64  # hex SHA-256 of a login's nonce
 
 
@@ -30,8 +31,10 @@ class User(UserMixin, db.Model):
     desired_retention: Mapped[float] = mapped_column(default=0.9)
     new_per_day: Mapped[int] = mapped_column(default=20)
     reviews_per_day: Mapped[int] = mapped_column(default=200)
-    # Minutes east of UTC (the browser's at registration); the study day starts at 04:00 local.
-    utc_offset_minutes: Mapped[int] = mapped_column(default=0)
+    # An IANA name ("Europe/Berlin", the browser's at registration) or a fixed offset
+    # ("UTC+05:30", "UTC"): the study day starts at 04:00 there (quizapp.srs.zones).
+    time_zone: Mapped[str] = mapped_column(String(TIME_ZONE_MAX), default="UTC",
+                                           server_default="UTC")
 
     def get_id(self) -> str:
         """Not a Flask-Login identity on its own: an identity names one login (LoginSession),

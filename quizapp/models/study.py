@@ -60,6 +60,9 @@ class Review(db.Model):
         Index("ix_review_user_id_reviewed_at", "user_id", "reviewed_at"),
         # The newest reviews of a user (undo, history) in index order, without a sort.
         Index("ix_review_user_id_id", "user_id", "id"),
+        # Ids are never reused (PostgreSQL's sequences never are): an Undo button names a
+        # review by id, and must not take back a later rating that got a deleted one's id.
+        {"sqlite_autoincrement": True},
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

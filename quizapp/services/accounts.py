@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from quizapp import srs
 from quizapp.models import LoginSession, User
 from quizapp.models.account import USERNAME_MAX
 from quizapp.services.errors import InvalidCredentials, ServiceError
@@ -25,7 +26,7 @@ from quizapp.services.login_limits import (
     reserve_login_attempt,
 )
 from quizapp.services.registration_limits import RegistrationLimit, reserve_registration
-from quizapp.services.settings import validate_utc_offset
+from quizapp.services.settings import validate_time_zone
 
 USERNAME_MIN = 3
 PASSWORD_MIN = 8
@@ -53,12 +54,12 @@ def validate_password(password: str) -> None:
 
 def register(
     session: Session, username: str, password: str, now: datetime, *, hash_method: str,
-    utc_offset_minutes: int = 0, address: str | None = None,
+    time_zone: str = srs.DEFAULT_ZONE, address: str | None = None,
     limit: RegistrationLimit | None = None,
 ) -> User:
     """Create an account; raises ServiceError when the name is taken or the input is invalid.
 
-    ``utc_offset_minutes`` (the browser's, at registration) decides when the study day turns
+    ``time_zone`` (the browser's, at registration) decides when the study day turns
     over until the person changes it in settings. With ``address`` and ``limit`` (the web
     form) the attempt is counted first and refused with LoginThrottled over the limit.
     """
@@ -67,12 +68,12 @@ def register(
     username = canonicalize_username(username)
     validate_username(username)
     validate_password(password)
-    validate_utc_offset(utc_offset_minutes)
+    validate_time_zone(time_zone)
     if session.scalar(select(User.id).where(User.username == username)) is not None:
         raise ServiceError("That username is taken; pick another.")
     user = User(
         username=username, password_hash=generate_password_hash(password, method=hash_method),
-        created_at=now, utc_offset_minutes=utc_offset_minutes)
+        created_at=now, time_zone=time_zone)
     session.add(user)
     try:
         session.commit()
@@ -148,7 +149,7 @@ class SignedInUser(UserMixin):
     desired_retention: float
     new_per_day: int
     reviews_per_day: int
-    utc_offset_minutes: int
+    time_zone: str
     login_id: int
     nonce: str = field(repr=False)
 
@@ -177,7 +178,7 @@ _LOGIN = LoginSession.__table__
 # One primary-key lookup of the login joined to its account by primary key.
 LOAD_SIGNED_IN_USER = select(
     _USER.c.id, _USER.c.username, _USER.c.session_version, _USER.c.desired_retention,
-    _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.utc_offset_minutes,
+    _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.time_zone,
     _LOGIN.c.created_at, _LOGIN.c.nonce_hash,
 ).select_from(_LOGIN.join(_USER, _USER.c.id == _LOGIN.c.user_id)).where(
     _LOGIN.c.id == bindparam("login_id"), _LOGIN.c.user_id == bindparam("user_id"))
@@ -214,7 +215,7 @@ def _add_login(session: Session, user: User, now: datetime, lifetime: timedelta
     session.flush()
     return SignedInUser(
         user.id, user.username, user.session_version, user.desired_retention, user.new_per_day,
-        user.reviews_per_day, user.utc_offset_minutes, login_id=login.id, nonce=nonce)
+        user.reviews_per_day, user.time_zone, login_id=login.id, nonce=nonce)
 
 
 def start_login(session: Session, user: User, *, now: datetime,

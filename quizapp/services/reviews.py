@@ -17,6 +17,7 @@ from quizapp.models import Item, Review, ReviewState, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.services.errors import Conflict, NotFound
 from quizapp.services.paging import check_page_number, count_pages
+from quizapp.services.settings import compute_user_zone
 from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
 
 _SQLITE_WRITE_LOCK = threading.Lock()
@@ -101,7 +102,7 @@ def apply_rating(
         raise Conflict(STALE_MESSAGE)
     before = srs.new_state(now) if is_new else state.state
     result = srs.review(before, rating, now, desired_retention=user.desired_retention,
-                        duration_ms=duration_ms, tz_offset_minutes=user.utc_offset_minutes)
+                        duration_ms=duration_ms, zone=compute_user_zone(user))
     review_row = {
         "user_id": user.id, "item_id": item.id, "reviewed_at": now, "rating": rating,
         "duration_ms": duration_ms, "answer": answer, "correct": correct,
@@ -165,7 +166,8 @@ def load_own_review(session: Session, user: User, review_id: int) -> Review:
     """The user's review, or NotFound: another user's review id looks exactly like a missing one."""
     review = session.get(Review, review_id)
     if review is None or review.user_id != user.id:
-        raise NotFound("There is no such review in your history.")
+        raise NotFound("That rating is not in your history: it was undone already (or it was "
+                       "never yours). Nothing was undone.")
     return review
 
 
@@ -180,7 +182,7 @@ def undo_review(session: Session, user: User, review_id: int, now: datetime) -> 
     newest = session.scalar(select(func.max(Review.id)).where(Review.user_id == user.id))
     if review.id != newest:
         raise Conflict("Only your most recent rating can be undone.")
-    if review.reviewed_at < srs.day_start(now, user.utc_offset_minutes):
+    if review.reviewed_at < srs.day_start(now, compute_user_zone(user)):
         raise Conflict("That rating was made on an earlier study day; only today's latest "
                        "rating can be undone. Nothing was undone.")
     item = review.item

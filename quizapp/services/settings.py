@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, tzinfo
 
 from sqlalchemy.orm import Session
 
@@ -13,7 +14,6 @@ from quizapp.services.errors import ServiceError
 RETENTION_RANGE = srs.DESIRED_RETENTION_RANGE  # what the scheduler itself accepts
 NEW_PER_DAY_RANGE = (0, 999)
 REVIEWS_PER_DAY_RANGE = (0, 9999)
-UTC_OFFSET_RANGE = (-12 * 60, 14 * 60)
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class StudySettings:
     desired_retention: float
     new_per_day: int
     reviews_per_day: int
-    utc_offset_minutes: int
+    time_zone: str  # an IANA name or "UTC+05:30" (quizapp.srs.zones)
 
 
 def validate_settings(settings: StudySettings) -> None:
@@ -34,19 +34,28 @@ def validate_settings(settings: StudySettings) -> None:
     ):
         if not low <= value <= high:
             raise ServiceError(f"{label} is between {low} and {high}.")
-    validate_utc_offset(settings.utc_offset_minutes)
+    validate_time_zone(settings.time_zone)
 
 
-def validate_utc_offset(minutes: int) -> None:
-    """The user's UTC offset (it decides when their study day turns over), or ServiceError."""
-    low, high = UTC_OFFSET_RANGE
-    if not low <= minutes <= high:
-        raise ServiceError(f"The UTC offset in minutes is between {low} and {high}.")
+def validate_time_zone(name: str) -> None:
+    """The user's time zone (their study day turns over at 04:00 there), or ServiceError."""
+    if srs.canonicalize_zone_name(name) != name:
+        raise ServiceError(
+            "Pick a time zone from the list, such as Europe/Berlin or America/New_York.")
+
+
+def compute_user_zone(user) -> tzinfo:
+    """The tzinfo of ``user.time_zone``; UTC if the name is no longer known (a zone database
+    without it), so a page still renders rather than failing on every request."""
+    try:
+        return srs.compute_zone(user.time_zone)
+    except ValueError:
+        return UTC
 
 
 def read_settings(user: User) -> StudySettings:
     return StudySettings(
-        user.desired_retention, user.new_per_day, user.reviews_per_day, user.utc_offset_minutes)
+        user.desired_retention, user.new_per_day, user.reviews_per_day, user.time_zone)
 
 
 def update_settings(session: Session, user: User, settings: StudySettings) -> None:
@@ -54,5 +63,5 @@ def update_settings(session: Session, user: User, settings: StudySettings) -> No
     user.desired_retention = round(settings.desired_retention, 3)
     user.new_per_day = settings.new_per_day
     user.reviews_per_day = settings.reviews_per_day
-    user.utc_offset_minutes = settings.utc_offset_minutes
+    user.time_zone = settings.time_zone
     session.commit()

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
+from quizapp.services.settings import compute_user_zone
 from quizapp.services.study_items import (
     ITEM,
     ITEM_COLUMNS,
@@ -25,13 +26,13 @@ from quizapp.services.study_items import (
 # When nothing is due, an item whose learning step ends within this span is shown early
 # (Anki's "learn ahead"), so a session does not stall on a one-minute step.
 LEARN_AHEAD = timedelta(minutes=20)
-ONE_DAY = timedelta(days=1)  # the user's day: fixed UTC offset, so always 24 hours
 
 
 @dataclass(frozen=True)
 class TodayCounts:
-    new_done: int
-    reviews_done: int
+    new_done: int  # first ratings (the new-item limit)
+    reviews_done: int  # ratings of items in Review (the review limit)
+    rated: int  # every rating today, learning steps included
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class LastReview:
     rating: int
     reviewed_at: datetime
     due: datetime
+    retired: bool  # the item left the bank since: it will not come back
 
 
 @dataclass(frozen=True)
@@ -75,12 +77,12 @@ _ITEM, _REVIEW = Item.__table__, Review.__table__
 _SEEN = exists().where(ReviewState.user_id == _USER, ReviewState.item_id == _ITEM.c.id)
 
 
-def _count_reviews_today(flag):
+def _count_reviews_today(flag=None):
     """Today's ratings with ``flag`` set: was_new (the new-item limit) or was_review (the review
-    limit); learning steps count toward neither, as in Anki."""
-    return (select(func.count()).select_from(Review)
-            .where(Review.user_id == _USER, Review.reviewed_at >= _DAY_START, flag.is_(True))
-            .scalar_subquery())
+    limit; learning steps count toward neither, as in Anki); every rating without a flag."""
+    query = (select(func.count()).select_from(Review)
+             .where(Review.user_id == _USER, Review.reviewed_at >= _DAY_START))
+    return (query if flag is None else query.where(flag.is_(True))).scalar_subquery()
 
 
 def _count_due(*, learning_only: bool):
@@ -108,6 +110,7 @@ _LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
 COUNTS = select(
     _count_reviews_today(Review.was_new).label("new_done"),
     _count_reviews_today(Review.was_review).label("reviews_done"),
+    _count_reviews_today().label("rated"),
     _count_due(learning_only=False).label("due"),
     _count_due(learning_only=True).label("due_learning"),
     # New = active items minus the active items this user has a state for: two index counts,
@@ -120,6 +123,7 @@ COUNTS = select(
     _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
     _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
     _LATEST.c.due_after.label("last_review_due"), _LATEST_ITEM.c.title.label("last_review_title"),
+    _LATEST_ITEM.c.retired.label("last_review_retired"),
 ).select_from(_LATEST_FROM)
 # The first due state and its item, in one indexed lookup on (user_id, due, id).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
@@ -147,11 +151,13 @@ class QueueCounts:
     new: int  # never seen, before the daily limit
     last_review: LastReview | None  # the latest rating, if it was made today
     day_start: datetime  # when the user's today began
+    next_day: datetime  # when the next study day begins (23 to 25 hours on where clocks change)
 
 
 def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     """Today's done counts, what is waiting and the latest review, in one round trip."""
-    start = srs.day_start(now, user.utc_offset_minutes)
+    zone = compute_user_zone(user)
+    start = srs.day_start(now, zone)
     # Core statements go to the session's connection (same transaction): the ORM layer of
     # Session.execute has nothing to do for them and costs as much as the query itself.
     row = session.connection().execute(
@@ -161,9 +167,10 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     # made, and "u" would reach back into days already closed.
     if row.last_review_id is not None and row.last_review_at >= start:
         last = LastReview(row.last_review_id, row.last_review_item_id, row.last_review_title,
-                          row.last_review_rating, row.last_review_at, row.last_review_due)
-    return QueueCounts(TodayCounts(row.new_done, row.reviews_done), row.due, row.due_learning,
-                       row.new, last, start)
+                          row.last_review_rating, row.last_review_at, row.last_review_due,
+                          row.last_review_retired)
+    return QueueCounts(TodayCounts(row.new_done, row.reviews_done, row.rated), row.due,
+                       row.due_learning, row.new, last, start, srs.next_day_start(now, zone))
 
 
 def select_first_due(session: Session, user: User, until: datetime, *,
@@ -250,5 +257,5 @@ def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
     due_total, due_held = compute_due_shown(counts, reviews_left)
     new_total = min(new_left, counts.new)
     return QueueView(None, None, due_total, new_total, False, None, due_held,
-                     counts.new - new_total, False, counts.day_start + ONE_DAY, counts.today,
+                     counts.new - new_total, False, counts.next_day, counts.today,
                      counts.last_review)

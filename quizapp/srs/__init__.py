@@ -1,7 +1,7 @@
 """Spaced repetition for quizapp: a thin, deterministic wrapper around the fsrs library."""
 
 from quizapp.srs.intervals import canonicalize_utc, format_interval
-from quizapp.srs.queue import compute_remaining, day_start, plan_session
+from quizapp.srs.queue import compute_remaining, day_start, next_day_start, plan_session
 from quizapp.srs.rating import AGAIN, EASY, GOOD, HARD, RATINGS, suggest_rating, validate_rating
 from quizapp.srs.scheduling import (
     DEFAULT_DESIRED_RETENTION,
@@ -15,10 +15,18 @@ from quizapp.srs.scheduling import (
     state_due,
     validate_desired_retention,
 )
+from quizapp.srs.zones import (
+    DEFAULT_ZONE,
+    canonicalize_zone_name,
+    compute_zone,
+    format_fixed_offset,
+    listed_zone_names,
+)
 
 __all__ = [
     "AGAIN",
     "DEFAULT_DESIRED_RETENTION",
+    "DEFAULT_ZONE",
     "DESIRED_RETENTION_RANGE",
     "EASY",
     "GOOD",
@@ -26,12 +34,17 @@ __all__ = [
     "RATINGS",
     "ReviewResult",
     "canonicalize_utc",
+    "canonicalize_zone_name",
     "compute_remaining",
+    "compute_zone",
     "day_start",
+    "format_fixed_offset",
     "format_interval",
     "is_learning",
     "is_new",
+    "listed_zone_names",
     "new_state",
+    "next_day_start",
     "plan_session",
     "preview_intervals",
     "review",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import TypeVar
 
 from quizapp.srs.intervals import canonicalize_utc
@@ -62,26 +62,38 @@ def plan_session(
     return list(learning) + list(due[:reviews_left]) + list(new[:new_left])
 
 
-def day_start(now: datetime, tz_offset_minutes: int = 0) -> datetime:
+def day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
     """Start of the user's current study day, as a timezone-aware UTC datetime.
 
-    The study day runs from DAY_STARTS_AT (04:00) local time to 04:00 the next day, local time
-    being UTC shifted by ``tz_offset_minutes`` (minutes east of UTC: +60 for UTC+01:00, -300
+    The study day runs from DAY_STARTS_AT (04:00) to 04:00 the next day on the wall clock of
+    ``zone``: a tzinfo (a ZoneInfo follows daylight saving, so the day still turns over at
+    04:00 local in summer), or a fixed offset in minutes east of UTC (+60 for UTC+01:00, -300
     for UTC-05:00).  Reviews at or after the returned moment count toward today's limits.
     """
     moment = canonicalize_utc(now)
-    offset = _validate_offset(tz_offset_minutes)
-    local = moment.astimezone(timezone(offset)) - DAY_STARTS_AT
+    zone = canonicalize_zone(zone)
+    # Wall-clock arithmetic (aware datetimes of one tzinfo add and subtract as local times):
+    # before 04:00 belongs to the previous date's study day.
+    local = moment.astimezone(zone) - DAY_STARTS_AT
     local_start = local.replace(hour=0, minute=0, second=0, microsecond=0) + DAY_STARTS_AT
     return local_start.astimezone(UTC)
 
 
-def _validate_offset(tz_offset_minutes: object) -> timedelta:
-    """The offset as a timedelta if it is an int within +-MAX_TZ_OFFSET_MINUTES, else ValueError."""
-    if isinstance(tz_offset_minutes, bool) or not isinstance(tz_offset_minutes, int):
-        raise ValueError(f"tz_offset_minutes must be an int, got {tz_offset_minutes!r}")
-    if abs(tz_offset_minutes) > MAX_TZ_OFFSET_MINUTES:
-        raise ValueError(
-            f"tz_offset_minutes must be within +-{MAX_TZ_OFFSET_MINUTES}, got {tz_offset_minutes}"
-        )
-    return timedelta(minutes=tz_offset_minutes)
+def next_day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
+    """Start of the study day after the current one: 23 to 25 hours after day_start where the
+    clocks change, 24 elsewhere."""
+    # Every study day lasts 22 to 26 hours (clock changes shift by one hour at most, half an
+    # hour on Lord Howe Island), so 26 hours after today's start is inside the next day.
+    return day_start(day_start(now, zone) + timedelta(hours=26), zone)
+
+
+def canonicalize_zone(zone: object) -> tzinfo:
+    """A tzinfo as is; an int as a fixed offset of that many minutes (within
+    +-MAX_TZ_OFFSET_MINUTES); anything else is a ValueError."""
+    if isinstance(zone, tzinfo):
+        return zone
+    if isinstance(zone, bool) or not isinstance(zone, int):
+        raise ValueError(f"zone must be a tzinfo or an offset in minutes, got {zone!r}")
+    if abs(zone) > MAX_TZ_OFFSET_MINUTES:
+        raise ValueError(f"a UTC offset must be within +-{MAX_TZ_OFFSET_MINUTES} minutes, got {zone}")
+    return timezone(timedelta(minutes=zone))

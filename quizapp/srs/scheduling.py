@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from fsrs import Card, Rating, Scheduler, State
 
@@ -133,14 +133,14 @@ def review(
     *,
     desired_retention: float = DEFAULT_DESIRED_RETENTION,
     duration_ms: int | None = None,
-    tz_offset_minutes: int | None = None,
+    zone: tzinfo | int | None = None,
 ) -> ReviewResult:
     """Apply one review with ``rating`` (1..4) at ``now`` and return the new state and log.
 
     ``state`` is not modified.  Feeding the same state, rating, time and retention always gives
     an identical result, so restoring a stored previous state undoes a review exactly.
 
-    With ``tz_offset_minutes`` (the user's, as for queue.day_start) an interval of a day or
+    With ``zone`` (the user's, as for queue.day_start) an interval of a day or
     more ends at the start of its study day, as Anki counts review intervals in days: "2d" is
     the day after tomorrow from its first hour, not 48 hours to the minute, so a person who
     studies at a different hour each day finds that day's reviews waiting.  Learning steps
@@ -156,8 +156,8 @@ def review(
     card, log = scheduler.review_card(
         _card_from_state(state), grade, review_datetime=moment, review_duration=duration_ms
     )
-    if tz_offset_minutes is not None and card.due - moment >= timedelta(days=1):
-        card.due = day_start(card.due, tz_offset_minutes)
+    if zone is not None and card.due - moment >= timedelta(days=1):
+        card.due = day_start(card.due, zone)
     return ReviewResult(state=card.to_dict(), due=card.due, log=log.to_dict())
 
 

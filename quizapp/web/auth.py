@@ -17,7 +17,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_login import current_user, login_required, login_user, logout_user
+from flask_login import current_user, login_required, login_url, login_user, logout_user
 from flask_login.config import COOKIE_DURATION, COOKIE_NAME
 from itsdangerous import BadData, URLSafeTimedSerializer
 from werkzeug.wrappers import Response
@@ -28,8 +28,7 @@ from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled, ServiceError
 from quizapp.services.login_limits import LoginLimits
 from quizapp.services.registration_limits import RegistrationLimit
-from quizapp.web.filters import compute_user_zone, format_zone_name
-from quizapp.web.forms import LoginForm, RegisterForm, read_browser_offset
+from quizapp.web.forms import LoginForm, RegisterForm, read_browser_zone
 from quizapp.web.runtime import client_address, compute_safe_next, current_time
 from quizapp.web.signing import current_serializer
 
@@ -51,6 +50,30 @@ def init_login_manager(_app: Flask) -> None:
     def load_user(identity: str) -> accounts.SignedInUser | None:
         return accounts.load_user_for_session(
             db.session, identity, not_before=current_time() - login_lifetime())
+
+    login_manager.unauthorized_handler(ask_to_log_in)
+
+
+# Where a form posted while signed out leads back to after logging in: its own page.
+FORM_PAGES = {"study": "study.index", "settings": "settings.index"}
+
+
+def ask_to_log_in() -> Response:
+    """Send a signed-out visitor to the login page and, after it, back where they were.
+
+    A page asked for (GET) is the target, as Flask-Login does by default. A form posted while
+    signed out (the login ended on another device, or expired) was not saved, and its URL only
+    takes POST, so logging in would end on a 405: the target is the page the form was on, and
+    the message says that the last action was not saved.
+    """
+    if request.method in ("GET", "HEAD"):
+        flash(login_manager.login_message, login_manager.login_message_category)
+        target = request.url
+    else:
+        flash("You were signed out, so that was not saved. Log in and carry on from here.",
+              "warning")
+        target = url_for(FORM_PAGES.get(request.blueprint or "", "study.index"))
+    return redirect(login_url(login_manager.login_view, next_url=target))
 
 
 def compute_retry_headers(throttled: LoginThrottled) -> dict[str, str]:
@@ -144,7 +167,7 @@ def register():
             user = accounts.register(
                 db.session, form.username.data, form.password.data, current_time(),
                 hash_method=current_app.config["PASSWORD_HASH_METHOD"],
-                utc_offset_minutes=read_browser_offset(form.utc_offset_minutes.data),
+                time_zone=read_browser_zone(form.time_zone.data),
                 address=client_address(), limit=current_registration_limit())
         except LoginThrottled as exc:
             status, message, headers = 429, exc.message, compute_retry_headers(exc)
@@ -153,9 +176,9 @@ def register():
             status = 400
         else:
             sign_in(user)
-            zone = format_zone_name(compute_user_zone())  # the new user's, now signed in
             flash(f"Welcome, {user.username}. Your first items are ready. Your study day turns "
-                  f"over at 04:00 {zone}; change the offset in Settings.", "success")
+                  f"over at 04:00 {user.time_zone} time; change the time zone in Settings.",
+                  "success")
             return set_device_cookie(redirect(url_for("study.index")), user)
     elif form.is_submitted():
         status = 400

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, tzinfo
 
-from flask import Flask
+from flask import Flask, g
 from flask_login import current_user
 
 from quizapp import srs
 from quizapp.puzzles.rendering import fmt_answer
+from quizapp.services.settings import compute_user_zone
 from quizapp.services.study_queue import LastReview
 from quizapp.web.markdown import render_markdown, render_python
 from quizapp.web.runtime import current_time
@@ -54,29 +55,33 @@ def format_comes_back(review: LastReview) -> str:
     return format_relative_time(review.due)
 
 
-def compute_user_zone() -> timezone:
-    """The signed-in user's UTC offset from settings (the one their day starts by); else UTC."""
-    minutes = getattr(current_user, "utc_offset_minutes", 0) or 0
-    return timezone(timedelta(minutes=minutes)) if minutes else UTC
+def current_zone() -> tzinfo:
+    """The signed-in user's time zone from settings (the one their day starts by); else UTC."""
+    return compute_user_zone(current_user) if current_user.is_authenticated else UTC
 
 
-def format_zone_name(zone: timezone) -> str:
-    """"UTC", or "UTC+01:00" / "UTC-05:30" as the user set it."""
-    offset = zone.utcoffset(None)
-    if not offset:
-        return "UTC"
-    sign, minutes = ("+" if offset > timedelta(0) else "-"), abs(offset) // timedelta(minutes=1)
-    return f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+def current_zone_name() -> str:
+    """"Europe/Berlin", "UTC+05:30" or "UTC", as the user's settings name it."""
+    return current_user.time_zone if current_user.is_authenticated else srs.DEFAULT_ZONE
 
 
 def format_local_time(moment: datetime) -> str:
     """An aware time as the user's wall clock reads it, e.g. "2025-03-03 10:00"."""
-    return moment.astimezone(compute_user_zone()).strftime("%Y-%m-%d %H:%M")
+    return moment.astimezone(current_zone()).strftime("%Y-%m-%d %H:%M")
+
+
+def claim_error_focus() -> bool:
+    """True for the first field in error a page renders (it takes the focus), False after."""
+    if g.get("error_focus_claimed"):
+        return False
+    g.error_focus_claimed = True
+    return True
 
 
 def register_filters(app: Flask) -> None:
+    app.add_template_global(claim_error_focus, "claim_error_focus")
     app.add_template_filter(format_local_time, "local_time")
-    app.add_template_global(lambda: format_zone_name(compute_user_zone()), "user_zone_name")
+    app.add_template_global(current_zone_name, "user_zone_name")
     app.add_template_filter(render_markdown, "markdown")
     app.add_template_filter(render_python, "python")
     app.add_template_filter(format_answer, "answer_text")

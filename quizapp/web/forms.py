@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from flask_wtf import FlaskForm
@@ -11,6 +12,7 @@ from wtforms import (
     HiddenField,
     IntegerField,
     PasswordField,
+    SelectField,
     StringField,
 )
 from wtforms.validators import (
@@ -23,13 +25,13 @@ from wtforms.validators import (
     ValidationError,
 )
 
+from quizapp import srs
 from quizapp.services.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MIN
 from quizapp.services.reviews import ANSWER_MAX
 from quizapp.services.settings import (
     NEW_PER_DAY_RANGE,
     RETENTION_RANGE,
     REVIEWS_PER_DAY_RANGE,
-    UTC_OFFSET_RANGE,
 )
 
 USERNAME_MAX_INPUT = 40
@@ -49,21 +51,35 @@ class RegisterForm(FlaskForm):
         DataRequired(message=NO_PASSWORD), Length(PASSWORD_MIN, PASSWORD_MAX)])
     confirm = PasswordField("Repeat password", validators=[
         DataRequired(message=NO_REPEAT), EqualTo("password", message="The two passwords differ.")])
-    # Filled in by study.js from the browser's clock, so the study day turns over at the
-    # person's own 04:00 from the first day; without JavaScript it stays empty (UTC).
-    utc_offset_minutes = HiddenField()
+    # Filled in by study.js with the browser's time zone ("Europe/Berlin"; a fixed
+    # "UTC+05:30" where the browser names none), so the study day turns over at the person's
+    # own 04:00 from the first day; without JavaScript it stays empty (UTC).
+    time_zone = HiddenField()
 
 
-def read_browser_offset(text: str | None) -> int:
-    """The offset a registration form's hidden field carries, or 0 (UTC) if it names none in
-    range: the visitor never sees the field, so a bad value is no reason to refuse them."""
-    text = (text or "").strip()
-    digits = text[1:] if text[:1] in "+-" else text
-    if not (digits.isascii() and digits.isdigit() and len(digits) <= 4):
-        return 0
-    minutes = int(text)
-    low, high = UTC_OFFSET_RANGE
-    return minutes if low <= minutes <= high else 0
+def read_browser_zone(text: str | None) -> str:
+    """The zone a registration form's hidden field carries, or UTC if it names none: the
+    visitor never sees the field, so a bad value is no reason to refuse them."""
+    return srs.canonicalize_zone_name(text) or srs.DEFAULT_ZONE
+
+
+def compute_zone_choices(now: datetime, current: str | None) -> list[tuple[str, str]]:
+    """(name, label) for every listed zone, labelled with its offset at ``now``
+    ("Europe/Berlin (UTC+01:00 now)"); ``current``, if a zone the list lacks (an alias, a
+    fixed offset), comes first."""
+    names = srs.listed_zone_names()
+    if current and current not in names and srs.canonicalize_zone_name(current) == current:
+        names = (current, *names)
+    choices = []
+    for name in names:
+        try:
+            offset = now.astimezone(srs.compute_zone(name)).utcoffset() or timedelta(0)
+        except ValueError:  # a stored name this machine's zone database lacks
+            choices.append((name, name))
+            continue
+        spelled = srs.format_fixed_offset(offset // timedelta(minutes=1))
+        choices.append((name, name if name == spelled else f"{name} ({spelled} now)"))
+    return choices
 
 
 class LoginForm(FlaskForm):
@@ -89,8 +105,18 @@ class SettingsForm(FlaskForm):
         InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
     reviews_per_day = IntegerField("Reviews per day", validators=[
         InputRequired(), NumberRange(*REVIEWS_PER_DAY_RANGE)])
-    utc_offset_minutes = IntegerField("Your UTC offset in minutes", validators=[
-        InputRequired(), NumberRange(*UTC_OFFSET_RANGE)])
+    # Any zone the server knows is taken (study.js may pick an alias a browser reports, such
+    # as "Asia/Calcutta"), so the choices only offer; validate_time_zone decides.
+    time_zone = SelectField("Time zone", validate_choice=False, validators=[InputRequired()])
+
+    def __init__(self, *args, now: datetime, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.time_zone.choices = compute_zone_choices(now, self.time_zone.data)
+
+    def validate_time_zone(self, field: SelectField) -> None:
+        if srs.canonicalize_zone_name(field.data) != field.data:
+            raise ValidationError(
+                "Pick a time zone from the list, such as Europe/Berlin or America/New_York.")
 
     def validate_desired_retention(self, field: DecimalField) -> None:
         # The field shows two decimals: a third would be saved, then shown (and saved back)

@@ -34,13 +34,13 @@ def render_settings_page(settings_form: SettingsForm, password_form: PasswordFor
 @login_required
 def index():
     current = read_settings(current_user)
-    form = SettingsForm(data=asdict(current))
+    form = SettingsForm(data=asdict(current), now=current_time())
     if form.validate_on_submit():
         try:
             update_settings(db.session, accounts.load_account(db.session, current_user.id),
                             StudySettings(
                                 float(form.desired_retention.data), form.new_per_day.data,
-                                form.reviews_per_day.data, form.utc_offset_minutes.data))
+                                form.reviews_per_day.data, form.time_zone.data))
         except ServiceError as exc:
             form.desired_retention.errors = [exc.message]
             return render_settings_page(form, PasswordForm(formdata=None), 400)
@@ -77,6 +77,6 @@ def password():
             # This device stays known; the others' device cookies named the old version.
             return set_device_cookie(redirect(url_for("settings.index"), 303), account)
     current = read_settings(current_user)
-    settings_form = SettingsForm(formdata=None, data=asdict(current))
+    settings_form = SettingsForm(formdata=None, data=asdict(current), now=current_time())
     page, _ = render_settings_page(settings_form, form, status)
     return page, status, headers

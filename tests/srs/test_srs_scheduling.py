@@ -274,7 +274,7 @@ def test_day_long_intervals_end_at_the_start_of_their_study_day(offset, rating):
     now = datetime(2025, 3, 3, 20, 0, tzinfo=UTC) - timedelta(minutes=offset)
     state = _reviewed_into_review_state(now - timedelta(days=3))
     exact = review(state, rating, now)
-    rounded = review(state, rating, now, tz_offset_minutes=offset)
+    rounded = review(state, rating, now, zone=offset)
     assert exact.due - now >= timedelta(days=1)
     assert rounded.due == day_start(exact.due, offset)
     assert rounded.due > now and state_due(rounded.state) == rounded.due
@@ -292,7 +292,7 @@ def test_learning_steps_are_not_rounded():
     now = datetime(2025, 3, 3, 22, 0, tzinfo=UTC)
     for rating in (1, 2, 3):
         exact = review(new_state(now), rating, now)
-        assert review(new_state(now), rating, now, tz_offset_minutes=0).due == exact.due
+        assert review(new_state(now), rating, now, zone=0).due == exact.due
         assert exact.due - now < timedelta(hours=1)
 
 
@@ -302,7 +302,7 @@ def test_a_late_evening_one_day_interval_waits_for_the_next_study_day():
     now = datetime(2025, 3, 3, 23, 50, tzinfo=UTC)
     state = _reviewed_into_review_state(now - timedelta(days=1))
     exact = review(state, 3, now)
-    rounded = review(state, 3, now, tz_offset_minutes=0)
+    rounded = review(state, 3, now, zone=0)
     # The exact due is some days on at 23:50; rounded, it is 04:00 of the study day that
     # 23:50 belongs to, which began that same calendar day.
     assert (exact.due.hour, exact.due.minute) == (23, 50)

@@ -61,7 +61,11 @@ def test_removed_cards_are_retired_not_deleted_and_come_back(app, client, bank, 
         assert retired.retired and retired.retired_at == clock()
         assert db.session.scalar(select(func.count()).select_from(Review)) == 1
     # Retired cards leave the study queue but their page still opens.
-    assert 'data-item-key="alpha-stride"' not in client.get("/study").text
+    study = client.get("/study").text
+    assert 'data-item-key="alpha-stride"' not in study
+    # The latest rating was of it: the status bar no longer promises it comes back.
+    assert "has since left the question bank, so it will not come back" in study
+    assert "comes back in" not in study
     assert client.get("/questions/alpha-stride").status_code == 200
     assert "retired" in client.get("/questions/alpha-stride").text
     with app.app_context():

@@ -33,17 +33,17 @@ POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/passwor
 # the hostile values go into, and the statuses that show a body got past form validation to the
 # use case (so the test fails if every hostile body is stopped at the form).
 ANONYMOUS_FORMS = {
-    "/register": ([("username",), ("password", "confirm"), ("utc_offset_minutes",)],
+    "/register": ([("username",), ("password", "confirm"), ("time_zone",)],
                   {"username": "newcomer", "password": PASSWORD, "confirm": PASSWORD,
-                   "utc_offset_minutes": "60"}, {302}),
+                   "time_zone": "Europe/Berlin"}, {302}),
     "/login": ([("username",), ("password",)],
                {"username": "sam", "password": PASSWORD, "remember": "y"}, {302, 401, 429}),
 }
 ACCOUNT_FORMS = {
     "/settings": ([("desired_retention",), ("new_per_day",), ("reviews_per_day",),
-                   ("utc_offset_minutes",)],
+                   ("time_zone",)],
                   {"desired_retention": "0.9", "new_per_day": "20", "reviews_per_day": "200",
-                   "utc_offset_minutes": "0"}, {303}),
+                   "time_zone": "UTC"}, {303}),
     "/settings/password": ([("current",), ("new", "confirm")],
                            {"current": PASSWORD, "new": PASSWORD, "confirm": PASSWORD}, {303}),
     "/study/answer": ([("answer",), ("hints_used",), ("token",)],

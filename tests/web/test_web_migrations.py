@@ -169,3 +169,33 @@ def test_the_learning_flags_are_filled_from_the_stored_fsrs_states(
     with db.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT learning FROM review_state")).scalar_one() == learning
         assert conn.execute(sa.text("SELECT was_review FROM review")).scalar_one() == was_review
+
+
+def test_the_time_zone_replaces_the_offset_and_keeps_each_accounts_day_boundary(empty_app):
+    """Fixed offsets become "UTC±HH:MM" names on the way up, and come back on the way down; the
+    columns change in place, so no user row is rebuilt and no review cascades away."""
+    upgrade(directory=MIGRATIONS, revision="d5e2a9c4f7b1")
+    with db.engine.begin() as conn:
+        insert_sample_rows(conn, {}, [0])  # one user, with a review and a review state
+        for n, minutes in enumerate((-300, 330, 0, 840)):
+            conn.execute(sa.text(
+                "INSERT INTO \"user\" (username, password_hash, session_version, created_at, "
+                "desired_retention, new_per_day, reviews_per_day, utc_offset_minutes) VALUES "
+                "(:name, 'x', 1, :at, 0.9, 20, 200, :minutes)"),
+                {"name": f"zone{n}", "at": datetime(2025, 1, 1, tzinfo=UTC), "minutes": minutes})
+    upgrade(directory=MIGRATIONS, revision="a7e3c9d1f5b2")
+    names_query = sa.text("SELECT username, time_zone FROM \"user\" WHERE username LIKE 'zone%'")
+    with db.engine.begin() as conn:
+        assert dict(conn.execute(names_query).all()) == {
+            "zone0": "UTC-05:00", "zone1": "UTC+05:30", "zone2": "UTC", "zone3": "UTC+14:00"}
+        assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 1
+        assert conn.execute(sa.text("SELECT count(*) FROM review_state")).scalar_one() == 1
+        conn.execute(sa.text("UPDATE \"user\" SET time_zone = 'Asia/Kolkata' "
+                             "WHERE username = 'zone2'"))
+    downgrade(directory=MIGRATIONS, revision="d5e2a9c4f7b1")
+    offsets_query = sa.text(
+        "SELECT username, utc_offset_minutes FROM \"user\" WHERE username LIKE 'zone%'")
+    with db.engine.connect() as conn:
+        assert dict(conn.execute(offsets_query).all()) == {
+            "zone0": -300, "zone1": 330, "zone2": 330, "zone3": 840}
+        assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 1

@@ -7,7 +7,16 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
-from webtest_support import csrf_token, rate_current, register, shown_key, study_token
+from webtest_support import (
+    PASSWORD,
+    change_password,
+    csrf_token,
+    login,
+    rate_current,
+    register,
+    shown_key,
+    study_token,
+)
 
 from quizapp import srs
 from quizapp.extensions import db
@@ -365,6 +374,25 @@ def test_only_the_latest_review_can_be_undone(app, client, bank):
     assert reviews_of(app, "sam") == []
 
 
+def test_a_stale_undo_cannot_take_back_a_later_rating_that_came_after_an_undo(app, client, bank):
+    """Tab A offers Undo of Y's rating; tab B undoes it and rates X: that rating gets a new
+    id (never the undone one's), so tab A's Undo finds nothing and takes nothing back."""
+    register(client, "sam")
+    rate_current(client, 3)  # X
+    rate_current(client, 3)  # Y
+    _, second = reviews_of(app, "sam")
+    tab_a = client.get("/study").text
+    assert f'name="review_id" type="hidden" value="{second.id}"' in tab_a
+    assert undo(client, second.id).status_code == 303  # tab B
+    rate_current(client, 1)  # tab B rates again
+    latest = reviews_of(app, "sam")[-1]
+    assert latest.id > second.id
+    stale = client.post("/study/undo", data={"csrf_token": csrf_token(tab_a),
+                                             "review_id": str(second.id)})
+    assert stale.status_code == 404 and "undone already" in stale.text
+    assert reviews_of(app, "sam")[-1].id == latest.id  # the later rating is still there
+
+
 def test_another_users_or_unknown_review_ids_get_404(app, client, bank):
     register(client, "sam")
     rate_current(client, 3)
@@ -373,7 +401,7 @@ def test_another_users_or_unknown_review_ids_get_404(app, client, bank):
     register(other, "tess")
     response = undo(other, sams_review.id)
     assert response.status_code == 404
-    assert "no such review" in response.text
+    assert "not in your history" in response.text
     assert undo(other, 999_999).status_code == 404
     assert undo(other, 2**31 - 1).status_code == 404  # the largest id a column can hold
     assert undo(other, 2**31).status_code == 400  # PostgreSQL would refuse it: a 500 once
@@ -401,7 +429,7 @@ def test_history_shows_times_on_the_users_own_clock(app, client, bank, clock):
     assert "When (UTC)" in page and row.findall(page) == ["2025-03-03 09:00", "2025-03-03 09:10"]
     set_offset = client.post("/settings", data={
         "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": "0.9",
-        "new_per_day": "20", "reviews_per_day": "200", "utc_offset_minutes": "-330"})
+        "new_per_day": "20", "reviews_per_day": "200", "time_zone": "UTC-05:30"})
     assert set_offset.status_code == 303
     page = client.get("/study/history").text
     assert "When (UTC-05:30)" in page
@@ -413,12 +441,12 @@ def test_settings_change_retention_and_limits(app, client, bank, clock):
     page = client.get("/settings").text
     response = client.post("/settings", data={
         "csrf_token": csrf_token(page), "desired_retention": "0.8", "new_per_day": "5",
-        "reviews_per_day": "50", "utc_offset_minutes": "60"})
+        "reviews_per_day": "50", "time_zone": "Europe/Paris"})
     assert response.status_code == 303
     with app.app_context():
         user = db.session.scalar(select(User))
         assert (user.desired_retention, user.new_per_day, user.reviews_per_day,
-                user.utc_offset_minutes) == (0.8, 5, 50, 60)
+                user.time_zone) == (0.8, 5, 50, "Europe/Paris")
     study = client.get("/study").text
     expected = srs.preview_intervals(srs.new_state(clock()), clock(), desired_retention=0.8)
     assert srs.format_interval(expected[4]) in study
@@ -428,10 +456,11 @@ def test_settings_reject_out_of_range_values(app, client, bank):
     register(client, "sam")
     page = client.get("/settings").text
     for field, value in (("desired_retention", "1.5"), ("new_per_day", "-1"),
-                         ("reviews_per_day", "lots"), ("utc_offset_minutes", "10000"),
+                         ("reviews_per_day", "lots"), ("time_zone", "Mars/Olympus_Mons"),
+                         ("time_zone", "UTC+15:00"), ("time_zone", ""),
                          ("desired_retention", "0.955")):
         data = {"csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
-                "reviews_per_day": "200", "utc_offset_minutes": "0", field: value}
+                "reviews_per_day": "200", "time_zone": "UTC", field: value}
         response = client.post("/settings", data=data)
         assert response.status_code == 400, field
     # A third decimal would be saved, then shown rounded and saved back rounded unasked.
@@ -446,7 +475,7 @@ def test_settings_take_both_ends_of_the_retention_range(app, client, bank, typed
     register(client, "sam")
     response = client.post("/settings", data={
         "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": typed,
-        "new_per_day": "20", "reviews_per_day": "200", "utc_offset_minutes": "0"})
+        "new_per_day": "20", "reviews_per_day": "200", "time_zone": "UTC"})
     assert response.status_code == 303, response.text
     with app.app_context():
         assert db.session.scalar(select(User.desired_retention)) == stored
@@ -457,7 +486,7 @@ def test_settings_refuse_retention_just_outside_the_range(app, client, bank, typ
     register(client, "sam")
     response = client.post("/settings", data={
         "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": typed,
-        "new_per_day": "20", "reviews_per_day": "200", "utc_offset_minutes": "0"})
+        "new_per_day": "20", "reviews_per_day": "200", "time_zone": "UTC"})
     assert response.status_code == 400
     with app.app_context():
         assert db.session.scalar(select(User.desired_retention)) == 0.9
@@ -474,13 +503,56 @@ def test_pages_that_save_progress_need_an_account(client, bank):
         assert "/login" in response.headers["Location"]
 
 
-def test_home_shows_todays_counts_to_a_logged_in_user(client, bank):
+def home_stat(client, label: str) -> int:
+    match = re.search(rf'<span class="stat-number">(\d+)</span><span class="stat-label">{label}<',
+                      client.get("/").text)
+    assert match, label
+    return int(match.group(1))
+
+
+def test_home_shows_todays_counts_to_a_logged_in_user(client, bank, clock):
     anonymous = client.get("/")
     assert "Create a free account" in anonymous.text
     register(client, "sam")
     rate_current(client, 4)
-    home = client.get("/")
-    assert re.search(r'<span class="stat-number">1</span><span class="stat-label">done today',
-                     home.text)
-    assert re.search(r'<span class="stat-number">5</span><span class="stat-label">new today',
-                     home.text)
+    assert (home_stat(client, "rated today"), home_stat(client, "new today")) == (1, 5)
+    rate_current(client, 1)  # a second new card: Again, a one-minute learning step
+    clock.advance(minutes=1)
+    rate_current(client, 1)  # its learning step: counts toward no limit, but it was a rating
+    assert (home_stat(client, "rated today"), home_stat(client, "new today"),
+            home_stat(client, "due now")) == (3, 4, 0)  # its next step is a minute away
+
+
+@pytest.mark.parametrize("path, page", [("/study/rate", "/study"), ("/study/undo", "/study"),
+                                        ("/settings", "/settings")])
+def test_a_form_posted_after_being_signed_out_elsewhere_says_so_and_leads_back(
+        app, client, bank, path, page):
+    """A POST-only URL is no place to come back to after logging in (it would be a 405): the
+    login leads to the form's own page, and the message says nothing was saved."""
+    register(client, "sam")
+    rate_current(client, 3)
+    study = client.get("/study").text
+    other = app.test_client()
+    login(other, "sam")
+    assert change_password(other, PASSWORD).status_code == 303  # signs out every other login
+    fields = {"/study/rate": {"token": study_token(study), "rating": "3"},
+              "/study/undo": {"review_id": str(reviews_of(app, "sam")[0].id)},
+              "/settings": {"desired_retention": "0.8", "new_per_day": "5",
+                            "reviews_per_day": "50", "time_zone": "UTC"}}[path]
+    response = client.post(path, data={"csrf_token": csrf_token(study), **fields})
+    assert response.status_code == 302
+    assert response.headers["Location"] == f"/login?next=%2F{page[1:]}"
+    login_page = client.get(response.headers["Location"]).text
+    assert "You were signed out, so that was not saved." in login_page
+    assert len(reviews_of(app, "sam")) == 1  # nothing rated twice, nothing undone
+    back = client.post(response.headers["Location"], data={
+        "csrf_token": csrf_token(login_page), "username": "sam", "password": "a brand new secret"})
+    assert back.status_code == 302 and back.headers["Location"] == page
+    assert client.get(page).status_code == 200
+
+
+def test_a_page_asked_for_while_signed_out_is_where_login_leads(client, bank):
+    response = client.get("/study/history?page=2")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/login?next=%2Fstudy%2Fhistory%3Fpage%3D2"
+    assert "Log in to study" in client.get(response.headers["Location"]).text

@@ -28,7 +28,7 @@ def due_of(app, key: str):
 
 def test_an_evening_review_is_waiting_first_thing_on_its_day(app, client, bank, clock):
     register(client, "sam")
-    set_user(app, "sam", utc_offset_minutes=-300)  # UTC-5
+    set_user(app, "sam", time_zone="UTC-05:00")
     clock.advance(hours=16)  # 01:00 UTC = 20:00 local
     first = shown_key(client.get("/study").text)
     rate_current(client, 3)  # Good: a 10-minute learning step
@@ -58,8 +58,8 @@ def test_a_session_past_midnight_is_still_the_same_day(app, client, bank, clock)
     page = client.get("/study").text
     assert shown_key(page) is None
     assert "That is today's limit of 2 new items; more arrive tomorrow." in page
-    assert ("Your next study day starts in 4h: days turn over at 04:00 UTC, the offset set in "
-            "Daily limits.") in page
+    assert ("Your next study day starts in 4h: days turn over at 04:00 UTC time (the time "
+            'zone in <a href="/settings">Settings</a>).') in page
     clock.advance(hours=3, minutes=30)  # 04:00: the next study day
     assert shown_key(client.get("/study").text) is not None
 

@@ -4,10 +4,27 @@
   "use strict";
   document.documentElement.classList.add("js");
 
-  // Registration: the browser's UTC offset (minutes east), so the study day turns over at the
-  // person's own 04:00. The script is deferred, so the form is already parsed here.
-  document.querySelectorAll("input[data-browser-offset]").forEach(function (input) {
-    input.value = String(-new Date().getTimezoneOffset());
+  // The browser's time zone: its IANA name ("Europe/Berlin"), or where it names none the
+  // current offset as "UTC+05:30" (getTimezoneOffset counts minutes UTC is ahead of local).
+  function browserZone() {
+    var name = "";
+    try {
+      name = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+    } catch (e) {
+      name = "";
+    }
+    if (name) return name;
+    var east = -new Date().getTimezoneOffset();
+    if (!east) return "UTC";
+    var abs = Math.abs(east);
+    var pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    return "UTC" + (east > 0 ? "+" : "-") + pad(Math.floor(abs / 60)) + ":" + pad(abs % 60);
+  }
+
+  // Registration: so the study day turns over at the person's own 04:00 from the first day.
+  // The script is deferred, so the form is already parsed here.
+  document.querySelectorAll("input[data-browser-zone]").forEach(function (input) {
+    input.value = browserZone();
   });
 
   function typingInField(event) {
@@ -36,15 +53,34 @@
     }
   }
 
+  // Space belongs to the control that has the focus (Undo, Log out, a link, a summary); the
+  // shortcut reveals the answer only when the focus is on the page itself.
+  function onControl(event) {
+    var el = event.target;
+    return !!(el && el.closest &&
+              el.closest("a[href], button, summary, input, select, textarea, [tabindex]"));
+  }
+
+  // However the answer is opened (Space, Enter or a click on "Show answer", which then hides),
+  // the focus goes to Good, so it is not left on a hidden control and a second Space rates.
+  function focusGood(reveal) {
+    var good = reveal.querySelector(".rate-3");
+    if (good && document.activeElement !== good) good.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (details.matches && details.matches("[data-reveal]") && details.open) focusGood(details);
+  }, true);
+
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event)) return;
     var reveal = document.querySelector("[data-reveal]");
     if (event.key === " " || event.code === "Space") {
-      if (reveal && !reveal.open) {
+      if (reveal && !reveal.open && !onControl(event)) {
         event.preventDefault();
         reveal.open = true;
-        var first = reveal.querySelector(".rate-3");
-        if (first) first.focus({ preventScroll: true });
+        focusGood(reveal);
       }
       return;
     }
@@ -76,13 +112,17 @@
     if (field) field.value = String(document.querySelectorAll("[data-hint][data-seen]").length);
   }, true);
 
-  // Settings: fill the UTC offset from the browser's own clock (getTimezoneOffset counts the
-  // minutes UTC is ahead of local time, so UTC+1 gives -60; the field wants +60).
+  // Settings: pick the browser's time zone in the list (added to it if the list lacks the
+  // name, e.g. an alias such as "Asia/Calcutta"; the server checks it like any other choice).
   document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-browser-offset]");
+    var button = event.target.closest && event.target.closest("[data-browser-zone]");
     if (!button) return;
-    var field = document.querySelector(button.dataset.browserOffset);
-    if (field) field.value = String(-new Date().getTimezoneOffset());
+    var select = document.querySelector(button.dataset.browserZone);
+    if (!select) return;
+    var zone = browserZone();
+    var known = Array.prototype.some.call(select.options, function (o) { return o.value === zone; });
+    if (!known) select.add(new Option(zone, zone), 0);
+    select.value = zone;
   });
 
   // A double click must not send a second rating: the server would refuse it anyway.

@@ -1,0 +1,79 @@
+"""Users' time zones: IANA names (daylight saving included) or fixed "UTC+05:30" offsets."""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from datetime import UTC, timedelta, timezone, tzinfo
+from functools import lru_cache
+
+DEFAULT_ZONE = "UTC"
+ZONE_NAME_MAX = 64
+# Real-world UTC offsets run from -12:00 to +14:00 (a fixed offset is kept only for accounts
+# made before time zones were stored, and for browsers that report no zone name).
+FIXED_OFFSET_RANGE = (-12 * 60, 14 * 60)
+FIXED_OFFSET_PATTERN = re.compile(r"UTC([+-])([0-9]{2}):([0-9]{2})")
+# Regions of the IANA database a person picks from (the rest are aliases kept for old
+# systems: "US/Eastern", "Etc/GMT+5" whose sign is inverted, "EST5EDT"...). Aliases are still
+# accepted: browsers report some of them ("Asia/Calcutta").
+LISTED_REGIONS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic",
+                  "Australia", "Europe", "Indian", "Pacific")
+# Names zoneinfo may list that are not a place: the machine's own zone, tzdata's placeholder.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+
+
+@lru_cache(maxsize=1)
+def _known_zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones()) - NOT_ZONES
+
+
+@lru_cache(maxsize=1)
+def listed_zone_names() -> tuple[str, ...]:
+    """"UTC" and every zone of the listed regions, sorted: the choices a settings page offers."""
+    names = (name for name in _known_zone_names() if name.split("/", 1)[0] in LISTED_REGIONS)
+    return (DEFAULT_ZONE, *sorted(names))
+
+
+def format_fixed_offset(minutes: int) -> str:
+    """+330 -> "UTC+05:30", -300 -> "UTC-05:00", 0 -> "UTC"."""
+    if not minutes:
+        return DEFAULT_ZONE
+    sign = "+" if minutes > 0 else "-"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def canonicalize_zone_name(text: str | None) -> str | None:
+    """The stored spelling of a zone typed or sent by a browser, or None if it names none.
+
+    Accepts an IANA name zoneinfo knows ("Europe/Berlin") and a fixed offset within
+    FIXED_OFFSET_RANGE ("UTC+05:30"; "UTC+00:00" becomes "UTC").
+    """
+    text = (text or "").strip()
+    if not text or len(text) > ZONE_NAME_MAX or not text.isascii():
+        return None
+    fixed = FIXED_OFFSET_PATTERN.fullmatch(text)
+    if fixed:
+        sign, hours, minutes = fixed.groups()
+        total = int(hours) * 60 + int(minutes)
+        low, high = FIXED_OFFSET_RANGE
+        signed = total if sign == "+" else -total
+        if int(minutes) >= 60 or not low <= signed <= high:
+            return None
+        return format_fixed_offset(signed)
+    return text if text in _known_zone_names() else None
+
+
+@lru_cache(maxsize=1024)
+def compute_zone(name: str) -> tzinfo:
+    """The tzinfo of a stored zone name (see canonicalize_zone_name); ValueError otherwise."""
+    canonical = canonicalize_zone_name(name)
+    if canonical != name:
+        raise ValueError(f"not a time zone name: {name!r}")
+    if name == DEFAULT_ZONE:
+        return UTC
+    fixed = FIXED_OFFSET_PATTERN.fullmatch(name)
+    if fixed:
+        sign, hours, minutes = fixed.groups()
+        offset = timedelta(hours=int(hours), minutes=int(minutes))
+        return timezone(offset if sign == "+" else -offset)
+    return zoneinfo.ZoneInfo(name)

@@ -1,0 +1,107 @@
+"""What assistive technology reads: errors tied to their fields, headings, page titles, the
+current page in the navigation, one element per id."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from webtest_support import csrf_token, rate_current, reach_first_skill, register
+
+
+# A well-formed answer of each kind (right or wrong does not matter): it is judged, not refused.
+READABLE = {"tuple": "(4, 1)", "int": "3", "bool": "yes", "choice": "A", "choices": "A",
+            "text": "[[0, 1], [2, 3]]"}
+
+
+def element_ids(html: str) -> Counter:
+    return Counter(re.findall(r'\sid="([^"]+)"', html))
+
+
+def input_tag(html: str, field_id: str) -> str:
+    match = re.search(rf'<(?:input|select)[^>]*\sid="{field_id}"[^>]*>', html)
+    assert match, field_id
+    return match.group(0)
+
+
+def test_settings_errors_are_tied_to_their_fields_and_the_first_takes_the_focus(client, bank):
+    register(client, "sam")
+    page = client.get("/settings").text
+    response = client.post("/settings", data={
+        "csrf_token": csrf_token(page), "desired_retention": "5", "new_per_day": "-1",
+        "reviews_per_day": "200", "time_zone": "UTC"})
+    assert response.status_code == 400
+    html = response.text
+    retention, new = input_tag(html, "desired_retention"), input_tag(html, "new_per_day")
+    for tag, field_id in ((retention, "desired_retention"), (new, "new_per_day")):
+        assert 'aria-invalid="true"' in tag
+        described = re.search(r'aria-describedby="([^"]+)"', tag).group(1).split()
+        assert described == [f"{field_id}-help", f"{field_id}-error-1"]
+        for target in described:
+            assert f'id="{target}"' in html
+    assert "autofocus" in retention and "autofocus" not in new  # only the first in error
+    untouched = input_tag(html, "reviews_per_day")
+    assert "aria-invalid" not in untouched and "autofocus" not in untouched
+    assert re.search(r'aria-describedby="reviews_per_day-help"', untouched)
+
+
+def test_a_register_error_without_a_hint_is_still_tied_to_its_field(client, bank):
+    page = client.get("/register").text
+    response = client.post("/register", data={
+        "csrf_token": csrf_token(page), "username": "newcomer", "password": "long enough 1",
+        "confirm": "something else"})
+    assert response.status_code == 400
+    tag = input_tag(response.text, "confirm")
+    assert 'aria-invalid="true"' in tag and 'aria-describedby="confirm-error-1"' in tag
+    assert 'id="confirm-error-1">The two passwords differ.' in response.text
+
+
+def test_a_puzzle_answer_that_cannot_be_read_is_tied_to_the_answer_box(client, skill_bank):
+    register(client, "sam")
+    page = reach_first_skill(client)
+    response = client.post("/study/answer", data={
+        "csrf_token": csrf_token(page), "answer": "zzz", "hints_used": "0",
+        "token": re.search(r'id="token" name="token" type="hidden" value="([^"]+)"',
+                           page).group(1)})
+    assert response.status_code == 422
+    tag = input_tag(response.text, "answer")
+    assert 'aria-invalid="true"' in tag and 'aria-describedby="answer-error"' in tag
+    assert 'id="answer-error" role="alert"' in response.text
+
+
+def test_study_pages_have_headings_and_titles_of_their_own(client, skill_bank):
+    register(client, "sam")
+    card = client.get("/study").text
+    assert re.search(r"<title>[^<]+ · Study · quizapp</title>", card)
+    assert "<title>Study · quizapp</title>" not in card
+    puzzle = reach_first_skill(client)
+    title = re.search(r'<h1 class="puzzle-title">([^<]+)</h1>', puzzle)
+    assert title, "the puzzle page has no h1"
+    assert f"<title>Puzzle: {title.group(1)} · Study · quizapp</title>" in puzzle
+    kind = re.search(r'data-answer-kind="(\w+)"', puzzle).group(1)
+    answered = client.post("/study/answer", data={
+        "csrf_token": csrf_token(puzzle), "answer": READABLE[kind], "hints_used": "0",
+        "token": re.search(r'id="token" name="token" type="hidden" value="([^"]+)"',
+                           puzzle).group(1)})
+    assert answered.status_code == 200, kind  # judged (right or wrong): the verdict page
+    assert re.search(r'<h2 class="verdict-title">(Correct|Not quite)</h2>', answered.text)
+    assert re.search(rf"<title>(Correct|Not quite): {re.escape(title.group(1))} · Study",
+                     answered.text)
+
+
+@pytest.mark.parametrize("path, current", [("/study", "Study"), ("/study/history", "History"),
+                                           ("/settings", "Settings"), ("/questions", "Questions")])
+def test_the_navigation_marks_exactly_the_current_page(client, bank, path, current):
+    register(client, "sam")
+    html = client.get(path).text
+    marked = re.findall(r'aria-current="page">([^<]+)</a>', html)
+    assert marked == [current]
+
+
+@pytest.mark.parametrize("path", ["/study", "/settings", "/study/history"])
+def test_no_id_is_used_twice_on_a_page(client, bank, path):
+    register(client, "sam")
+    rate_current(client, 3)  # so the study page has its Undo form too
+    repeated = [name for name, count in element_ids(client.get(path).text).items() if count > 1]
+    assert repeated == []
