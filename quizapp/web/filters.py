@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from flask import Flask, g
@@ -32,6 +33,21 @@ def format_answer(value: object, kind: str) -> str:
     if kind == "choices" and isinstance(value, list):
         return ", ".join(str(letter).upper() for letter in value) or "none"
     return fmt_answer(kind, value)
+
+
+SPOKEN_UNITS = {"s": "second", "m": "minute", "h": "hour", "d": "day", "mo": "month",
+                "y": "year"}
+SHORT_INTERVAL = re.compile(r"([0-9]+(?:\.[0-9])?)(mo|s|m|h|d|y)")
+
+
+def format_spoken_interval(label: str) -> str:
+    """A button's short interval ("10m", "2.1mo") in words for screen readers ("10 minutes",
+    "2.1 months"); anything else is returned as it is."""
+    match = SHORT_INTERVAL.fullmatch(label)
+    if not match:
+        return label
+    amount, unit = match.groups()
+    return f"{amount} {SPOKEN_UNITS[unit]}{'' if amount == '1' else 's'}"
 
 
 def format_relative_time(moment: datetime) -> str:
@@ -86,4 +102,5 @@ def register_filters(app: Flask) -> None:
     app.add_template_filter(render_python, "python")
     app.add_template_filter(format_answer, "answer_text")
     app.add_template_filter(format_relative_time, "relative_time")
+    app.add_template_filter(format_spoken_interval, "spoken_interval")
     app.add_template_filter(format_comes_back, "comes_back")

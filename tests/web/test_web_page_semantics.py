@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 from webtest_support import csrf_token, rate_current, reach_first_skill, register
 
+from quizapp.web.filters import format_spoken_interval
 
 # A well-formed answer of each kind (right or wrong does not matter): it is judged, not refused.
 READABLE = {"tuple": "(4, 1)", "int": "3", "bool": "yes", "choice": "A", "choices": "A",
@@ -105,3 +106,20 @@ def test_no_id_is_used_twice_on_a_page(client, bank, path):
     rate_current(client, 3)  # so the study page has its Undo form too
     repeated = [name for name, count in element_ids(client.get(path).text).items() if count > 1]
     assert repeated == []
+
+
+@pytest.mark.parametrize("label, spoken", [
+    ("1m", "1 minute"), ("10m", "10 minutes"), ("45s", "45 seconds"), ("1h", "1 hour"),
+    ("1d", "1 day"), ("8d", "8 days"), ("1mo", "1 month"), ("2.1mo", "2.1 months"),
+    ("1.3y", "1.3 years"), ("1y", "1 year"), ("soon", "soon"), ("", "")])
+def test_interval_labels_are_read_out_in_words(label, spoken):
+    assert format_spoken_interval(label) == spoken
+
+
+def test_rating_buttons_are_named_in_words(client, bank):
+    register(client, "sam")
+    html = client.get("/study").text
+    names = re.findall(r'aria-label="(\w+): due again in ([^"]+)"', html)
+    assert [name for name, _ in names] == ["Again", "Hard", "Good", "Easy"]
+    assert all(re.fullmatch(r"[0-9.]+ (second|minute|hour|day|month|year)s?", when)
+               for _, when in names), names
