@@ -204,3 +204,20 @@ def test_explorer_shapes_and_strides_stay_on_one_line(browser, base, viewport):
     assert [text for text, count in lines if count != 1] == []
     assert page_width(page) <= viewport["width"]  # a narrow table scrolls in its own box
     page.context.close()
+
+
+def test_question_filters_stack_on_a_small_phone_so_their_choices_show(browser, base):
+    page = new_page(browser, "light", {"width": 320, "height": 640})
+    try:
+        page.goto(f"{base}/questions")
+        widths = page.evaluate("""() => {
+            const form = document.querySelector('.filters');
+            const inner = form.clientWidth - parseFloat(getComputedStyle(form).paddingLeft)
+                          - parseFloat(getComputedStyle(form).paddingRight);
+            return [inner, ...[...form.querySelectorAll('label')].map(
+                (label) => label.getBoundingClientRect().width)];
+        }""")
+        inner, labels = widths[0], widths[1:]
+        assert len(labels) >= 4 and all(width >= inner - 1 for width in labels), widths
+    finally:
+        page.context.close()
