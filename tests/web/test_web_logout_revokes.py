@@ -3,6 +3,8 @@ remember cookie taken before the logout stop working; other devices stay signed 
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from flask_login.utils import encode_cookie
 from sqlalchemy import func, select
@@ -10,6 +12,7 @@ from webtest_support import (
     PASSWORD,
     change_password,
     counted_statements,
+    csrf_token,
     login,
     logout,
     register,
@@ -206,3 +209,41 @@ def test_a_password_change_keeps_keep_me_logged_in(app, client):
     register(plain, "plain")
     assert change_password(plain, PASSWORD).status_code == 303
     assert plain.get_cookie(REMEMBER) is None
+
+
+@pytest.mark.parametrize("attempt", range(3))
+def test_two_password_changes_at_once_leave_one_login_that_knows_the_password(app, attempt):
+    """Two devices change the password at the same moment: the change committed last wins;
+    its device stays signed in and its password works; the other device is signed out."""
+    first = app.test_client()
+    register(first, "sam")
+    second = app.test_client()
+    assert login(second, "sam").status_code == 302
+    devices = {"first": (first, f"first new secret {attempt}"),
+               "second": (second, f"second new secret {attempt}")}
+    tokens = {name: csrf_token(client.get("/settings").text)
+              for name, (client, _) in devices.items()}
+    barrier = threading.Barrier(2)
+    statuses: dict[str, int] = {}
+
+    def change(name: str) -> None:
+        client, new = devices[name]
+        barrier.wait()
+        statuses[name] = client.post("/settings/password", data={
+            "csrf_token": tokens[name], "current": PASSWORD, "new": new,
+            "confirm": new}).status_code
+
+    threads = [threading.Thread(target=change, args=(name,)) for name in devices]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert statuses == {"first": 303, "second": 303}
+    signed_in = [name for name, (client, _) in devices.items()
+                 if client.get("/settings").status_code == 200]
+    assert len(signed_in) == 1, signed_in
+    (winner,) = signed_in
+    (loser,) = set(devices) - {winner}
+    assert count_logins(app) == 1
+    assert login(app.test_client(), "sam", devices[winner][1]).status_code == 302
+    assert login(app.test_client(), "sam", devices[loser][1]).status_code == 401
