@@ -221,3 +221,14 @@ def test_question_filters_stack_on_a_small_phone_so_their_choices_show(browser, 
         assert len(labels) >= 4 and all(width >= inner - 1 for width in labels), widths
     finally:
         page.context.close()
+
+
+def test_concept_tags_are_targets_of_24_px_or_more(browser, base):
+    page = new_page(browser, "light", PHONE)
+    try:
+        page.goto(f"{base}/questions")
+        heights = page.evaluate(
+            "[...document.querySelectorAll('a.tag')].map((a) => a.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 24, heights
+    finally:
+        page.context.close()
