@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from flask import Blueprint, jsonify, render_template, request
 
 from quizapp.extensions import csrf
@@ -21,10 +23,15 @@ EXAMPLES = (
 )
 
 
-def validate_expr(raw: object) -> tuple[str | None, str | None]:
+# What an empty request is told: the API names its parameter, the page's form has only the one field.
+EMPTY_API = "Give a chain to explain in 'expr', for example torch.arange(6).view(2, 3)."
+EMPTY_FORM = "Type a chain to explain, such as torch.arange(6).view(2, 3)."
+
+
+def validate_expr(raw: object, empty: str = EMPTY_API) -> tuple[str | None, str | None]:
     """(expr, problem): a non-empty string of bounded length, or why it is not."""
     if not isinstance(raw, str) or not raw.strip():
-        return None, "Give a chain to explain in 'expr', for example torch.arange(6).view(2, 3)."
+        return None, empty
     if len(raw) > EXPR_MAX:
         return None, f"A chain is at most {EXPR_MAX} characters; this one has {len(raw)}."
     return raw.strip(), None
@@ -36,13 +43,45 @@ def index():
     if raw is None:
         return render_template("explorer.html", expr="", doc=None, problem=None,
                                examples=EXAMPLES)
-    expr, problem = validate_expr(raw)
+    expr, problem = validate_expr(raw, empty=EMPTY_FORM)
     if problem:
         return render_template("explorer.html", expr=raw[:EXPR_MAX], doc=None, problem=problem,
                                examples=EXAMPLES), 400
     doc = explain_chain(expr)
-    return render_template("explorer.html", expr=expr, doc=doc, problem=None,
+    values = None if doc["values"] is None else format_values(doc["values"])
+    return render_template("explorer.html", expr=expr, doc=doc, values=values, problem=None,
                            examples=EXAMPLES), compute_status(doc)
+
+
+def format_values(values: object) -> str:
+    """Values as Tensor.tolist() gives them, printed the way torch prints a tensor.
+
+    A scalar or a 1-d list is one line. Deeper, each innermost list is a line of its own,
+    indented one space per level it is nested, with a blank line between 2-d blocks (one at
+    most, however deep), and every element right-aligned to the widest so columns line up.
+    """
+    if not isinstance(values, list):
+        return repr(values)
+    nested = any(isinstance(item, list) for item in values)
+    width = max(map(len, map(repr, leaves(values))), default=0) if nested else 0
+    return block_text(values, width, 0)
+
+
+def leaves(values: list) -> Iterator[object]:
+    for item in values:
+        if isinstance(item, list):
+            yield from leaves(item)
+        else:
+            yield item
+
+
+def block_text(values: list, width: int, depth: int) -> str:
+    """``values``, nested ``depth`` lists deep: its lines are indented to follow the brackets."""
+    if not any(isinstance(item, list) for item in values):
+        return "[" + ", ".join(repr(item).rjust(width) for item in values) + "]"
+    blocks = any(isinstance(part, list) for item in values for part in item)
+    separator = ",\n" + ("\n" if blocks else "") + " " * (depth + 1)
+    return "[" + separator.join(block_text(item, width, depth + 1) for item in values) + "]"
 
 
 def compute_status(doc: dict) -> int:

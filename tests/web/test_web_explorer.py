@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import html
 
 import pytest
 from markupsafe import escape
 
 from quizapp.engine import explain
+from quizapp.web.explorer import format_values
 
 CHAIN = "torch.arange(24.).view(2, 3, 4).transpose(0, 1)"
 REFUSED = "torch.arange(24).view(2, 3, 4).transpose(0, 1).view(24)"
@@ -77,6 +79,11 @@ def test_a_chain_torch_refuses_is_an_answer_not_an_error(client):
 
 def test_explorer_bad_input_gets_400(client):
     assert client.get("/explorer?expr=").status_code == 400
+    for empty in ("", "   "):  # the form's one field: the page does not name the URL parameter
+        page = client.get("/explorer", query_string={"expr": empty})
+        assert page.status_code == 400
+        assert "Type a chain to explain, such as torch.arange(6).view(2, 3)." in page.text
+        assert "&#39;expr&#39;" not in page.text and "'expr'" not in page.text
     long = client.get("/explorer", query_string={"expr": "x" * 2001})
     assert long.status_code == 400 and "at most 2000 characters" in long.text
 
@@ -101,3 +108,72 @@ def test_api_bad_input_gets_json_4xx(client):
     assert huge.status_code == 413 and huge.get_json()["status"] == 413
     unknown = client.get("/api/nothing")
     assert unknown.status_code == 404 and unknown.is_json
+
+
+def test_the_steps_have_a_heading_that_names_the_table(client):
+    page = client.get("/explorer", query_string={"expr": CHAIN}).text
+    assert '<h2 id="steps-heading" class="explorer-heading">Steps</h2>' in page
+    assert '<table class="table explain" aria-labelledby="steps-heading">' in page
+    assert page.index("Steps</h2>") < page.index("<table") < page.index("Values of the last step</h2>")
+    # Each value names its column, for the card a step becomes on a narrow screen (explorer.css).
+    for label in ("Shape", "Stride", "Offset", "Contiguous", "Storage", "dtype"):
+        assert page.count(f'data-label="{label}"') == 3
+
+
+def test_the_explorer_stylesheet_is_linked_and_served(client):
+    page = client.get("/explorer").text
+    assert '<link rel="stylesheet" href="/static/explorer.css">' in page
+    response = client.get("/static/explorer.css")
+    assert response.status_code == 200 and response.mimetype == "text/css"
+    assert "@media (max-width: 1023.98px)" in response.text
+    response.close()
+
+
+def test_values_print_one_row_per_line_on_the_page(client):
+    expr = "torch.arange(24.).view(2, 3, 4).transpose(0, 2).reshape(4, 6)"
+    page = client.get("/explorer", query_string={"expr": expr}).text
+    assert ('<pre class="output values">[[ 0.0, 12.0,  4.0, 16.0,  8.0, 20.0],\n'
+            " [ 1.0, 13.0,  5.0, 17.0,  9.0, 21.0],\n"
+            " [ 2.0, 14.0,  6.0, 18.0, 10.0, 22.0],\n"
+            " [ 3.0, 15.0,  7.0, 19.0, 11.0, 23.0]]</pre>") in page
+    refused = client.get("/explorer", query_string={"expr": REFUSED}).text
+    assert "Values of the last step" not in refused and "<pre" not in refused
+
+
+@pytest.mark.parametrize(("values", "text"), [
+    (3.0, "3.0"),
+    (True, "True"),
+    ([], "[]"),
+    ([0.5, -1.0, 10.0], "[0.5, -1.0, 10.0]"),  # 1-d: one line, as tolist() prints it
+    ([True, False], "[True, False]"),
+    ([[], []], "[[],\n []]"),
+    ([[1, -20], [300, 4]], "[[  1, -20],\n [300,   4]]"),
+    ([[[0, 1], [2, 3]], [[4, 5], [6, 7]]],
+     "[[[0, 1],\n  [2, 3]],\n\n [[4, 5],\n  [6, 7]]]"),
+    ([[[[1.5]], [[2.0]]]], "[[[[1.5]],\n\n  [[2.0]]]]"),  # one blank line between blocks, at most
+])
+def test_format_values_prints_one_innermost_list_per_line(values, text):
+    assert format_values(values) == text
+
+
+def test_format_values_follows_the_engine_at_any_depth():
+    doc = explain("torch.arange(4.).view(" + "1, " * 23 + "2, 2)")
+    assert doc["error"] is None and len(doc["steps"][-1]["shape"]) == 25  # the engine's most
+    lines = format_values(doc["values"]).split("\n")
+    assert lines == ["[" * 25 + "0.0, 1.0],", " " * 24 + "[2.0, 3.0" + "]" * 25]
+    for expr in (CHAIN, "torch.arange(6).view(1, 2, 1, 3)", "torch.zeros(2, 0, 3)",
+                 "torch.ones(3, 1, dtype=torch.bool)", "torch.tensor(7)"):
+        values = explain(expr)["values"]
+        printed = format_values(values)
+        assert ast.literal_eval(printed) == values, expr  # the text is a Python literal
+        rows = [line for line in printed.split("\n") if line]
+        assert len(rows) == max(1, count_rows(values)), expr
+
+
+def count_rows(values: object) -> int:
+    """How many innermost lists ``values`` holds (a 1-d list is one, a scalar none)."""
+    if not isinstance(values, list):
+        return 0
+    if not any(isinstance(item, list) for item in values):
+        return 1
+    return sum(count_rows(item) for item in values)
