@@ -10,7 +10,10 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONTZPATH=""
+# PYTHONTZPATH="": time zones come from the pinned tzdata package only (constraints.txt),
+# not from the image's /usr/share/zoneinfo, so zone names and rules are the ones CI tested.
 
 WORKDIR /app
 

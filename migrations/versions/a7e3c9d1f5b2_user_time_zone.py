@@ -15,6 +15,7 @@ table cascades into every user's reviews.
 """
 from datetime import UTC, datetime, timedelta
 import re
+import sqlite3
 import zoneinfo
 
 from alembic import op
@@ -54,7 +55,16 @@ def offset_now(name):
     return int(datetime.now(UTC).astimezone(zone).utcoffset() // timedelta(minutes=1))
 
 
+def require_drop_column():
+    """SQLite drops a column in place from 3.35 on; say so plainly rather than half-migrate."""
+    if op.get_bind().dialect.name == 'sqlite' and sqlite3.sqlite_version_info < (3, 35):
+        raise RuntimeError(
+            f'this migration needs SQLite 3.35 or newer (ALTER TABLE ... DROP COLUMN); this '
+            f'Python has {sqlite3.sqlite_version}. Nothing was changed.')
+
+
 def upgrade():
+    require_drop_column()
     op.add_column('user', sa.Column('time_zone', sa.String(length=64), server_default='UTC',
                                     nullable=False))
     # One UPDATE per distinct offset (a few dozen at most), not one per user.
@@ -68,6 +78,9 @@ def upgrade():
 
 
 def downgrade():
+    require_drop_column()
+    # Comes back with a server default of 0 (the original column had none; SQLite cannot
+    # drop a default in place, and rebuilding "user" would cascade into its reviews).
     op.add_column('user', sa.Column('utc_offset_minutes', sa.Integer(), server_default='0',
                                     nullable=False))
     names = op.get_bind().execute(sa.select(USERS.c.time_zone).distinct()).scalars().all()

@@ -24,7 +24,9 @@ class StudySettings:
     time_zone: str  # an IANA name or "UTC+05:30" (quizapp.srs.zones)
 
 
-def validate_settings(settings: StudySettings) -> None:
+def validate_settings(settings: StudySettings, *, kept_zone: str | None = None) -> None:
+    """ServiceError for a value out of range. ``kept_zone`` (the zone already stored) passes
+    unchecked: a name this server's zone database lacks is kept, not refused on every save."""
     low, high = RETENTION_RANGE
     if not low <= settings.desired_retention <= high:
         raise ServiceError(f"Desired retention is between {low:.2f} and {high:.2f}.")
@@ -34,7 +36,8 @@ def validate_settings(settings: StudySettings) -> None:
     ):
         if not low <= value <= high:
             raise ServiceError(f"{label} is between {low} and {high}.")
-    validate_time_zone(settings.time_zone)
+    if settings.time_zone != kept_zone:
+        validate_time_zone(settings.time_zone)
 
 
 def validate_time_zone(name: str) -> None:
@@ -59,7 +62,7 @@ def read_settings(user: User) -> StudySettings:
 
 
 def update_settings(session: Session, user: User, settings: StudySettings) -> None:
-    validate_settings(settings)
+    validate_settings(settings, kept_zone=user.time_zone)
     user.desired_retention = round(settings.desired_retention, 3)
     user.new_per_day = settings.new_per_day
     user.reviews_per_day = settings.reviews_per_day

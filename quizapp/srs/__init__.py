@@ -1,7 +1,7 @@
 """Spaced repetition for quizapp: a thin, deterministic wrapper around the fsrs library."""
 
 from quizapp.srs.intervals import canonicalize_utc, format_interval
-from quizapp.srs.queue import compute_remaining, day_start, next_day_start, plan_session
+from quizapp.srs.queue import compute_remaining, plan_session
 from quizapp.srs.rating import AGAIN, EASY, GOOD, HARD, RATINGS, suggest_rating, validate_rating
 from quizapp.srs.scheduling import (
     DEFAULT_DESIRED_RETENTION,
@@ -15,8 +15,10 @@ from quizapp.srs.scheduling import (
     state_due,
     validate_desired_retention,
 )
+from quizapp.srs.study_day import day_start, next_day_start
 from quizapp.srs.zones import (
     DEFAULT_ZONE,
+    ZONE_NAME_MAX,
     canonicalize_zone_name,
     compute_zone,
     format_fixed_offset,
@@ -27,6 +29,7 @@ __all__ = [
     "AGAIN",
     "DEFAULT_DESIRED_RETENTION",
     "DEFAULT_ZONE",
+    "ZONE_NAME_MAX",
     "DESIRED_RETENTION_RANGE",
     "EASY",
     "GOOD",

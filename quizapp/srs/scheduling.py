@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from fsrs import Card, Rating, Scheduler, State
 
 from quizapp.srs.intervals import canonicalize_utc
-from quizapp.srs.queue import day_start
 from quizapp.srs.rating import RATINGS, validate_rating
+from quizapp.srs.study_day import day_start
 
 # Scheduler settings are pinned here rather than taken from fsrs defaults, so that a library
 # upgrade which changes a default shows up as a failing golden test, not a silent reschedule.

@@ -66,6 +66,9 @@ def ask_to_log_in() -> Response:
     takes POST, so logging in would end on a 405: the target is the page the form was on, and
     the message says that the last action was not saved.
     """
+    if request.endpoint == "auth.logout":  # what was asked for is already the case
+        flash("You are logged out.", "info")
+        return redirect(url_for("auth.login"))
     if request.method in ("GET", "HEAD"):
         flash(login_manager.login_message, login_manager.login_message_category)
         target = request.url
@@ -167,7 +170,7 @@ def register():
             user = accounts.register(
                 db.session, form.username.data, form.password.data, current_time(),
                 hash_method=current_app.config["PASSWORD_HASH_METHOD"],
-                time_zone=read_browser_zone(form.time_zone.data),
+                time_zone=read_browser_zone(form.time_zone.data, form.utc_offset.data),
                 address=client_address(), limit=current_registration_limit())
         except LoginThrottled as exc:
             status, message, headers = 429, exc.message, compute_retry_headers(exc)

@@ -77,8 +77,12 @@ def current_zone() -> tzinfo:
 
 
 def current_zone_name() -> str:
-    """"Europe/Berlin", "UTC+05:30" or "UTC", as the user's settings name it."""
-    return current_user.time_zone if current_user.is_authenticated else srs.DEFAULT_ZONE
+    """"Europe/Berlin", "UTC+05:30" or "UTC": the zone the user's day is counted in (UTC for
+    a stored name this server does not know, as compute_user_zone counts it)."""
+    if not current_user.is_authenticated:
+        return srs.DEFAULT_ZONE
+    name = current_user.time_zone
+    return name if srs.canonicalize_zone_name(name) == name else srs.DEFAULT_ZONE
 
 
 def format_local_time(moment: datetime) -> str:

@@ -55,27 +55,48 @@ class RegisterForm(FlaskForm):
     # "UTC+05:30" where the browser names none), so the study day turns over at the person's
     # own 04:00 from the first day; without JavaScript it stays empty (UTC).
     time_zone = HiddenField()
+    # The browser's offset now, in minutes east of UTC: the fallback for a zone name this
+    # server does not know ("Etc/Unknown", or a zone newer than its zone database).
+    utc_offset = HiddenField()
 
 
-def read_browser_zone(text: str | None) -> str:
-    """The zone a registration form's hidden field carries, or UTC if it names none: the
-    visitor never sees the field, so a bad value is no reason to refuse them."""
-    return srs.canonicalize_zone_name(text) or srs.DEFAULT_ZONE
+def read_browser_zone(name: str | None, offset: str | None = None) -> str:
+    """The zone the registration form's hidden fields carry: the name if the server knows it,
+    else the offset as a fixed zone ("UTC+05:30"), else UTC. The visitor never sees these
+    fields, so a bad value is no reason to refuse them."""
+    known = srs.canonicalize_zone_name(name)
+    if known:
+        return known
+    text = (offset or "").strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if digits.isascii() and digits.isdigit() and len(digits) <= 4:
+        return srs.canonicalize_zone_name(srs.format_fixed_offset(int(text))) or srs.DEFAULT_ZONE
+    return srs.DEFAULT_ZONE
 
 
-def compute_zone_choices(now: datetime, current: str | None) -> list[tuple[str, str]]:
+UNKNOWN_ZONE_LABEL = "{name} (unknown to this server, so UTC is used)"
+
+
+def compute_zone_choices(now: datetime, stored: str | None,
+                         posted: str | None = None) -> list[tuple[str, str]]:
     """(name, label) for every listed zone, labelled with its offset at ``now``
-    ("Europe/Berlin (UTC+01:00 now)"); ``current``, if a zone the list lacks (an alias, a
-    fixed offset), comes first."""
+    ("Europe/Berlin (UTC+01:00 now)"). Zones the list lacks come first: the ``stored`` one
+    (an alias, a fixed offset, or a name this machine's zone database lacks, which is kept
+    and said to be unknown, never silently swapped for the first choice) and a ``posted``
+    one the server knows (the browser's, picked by study.js)."""
     names = srs.listed_zone_names()
-    if current and current not in names and srs.canonicalize_zone_name(current) == current:
-        names = (current, *names)
+    extra = []
+    if stored and len(stored) <= srs.ZONE_NAME_MAX and stored not in names:
+        extra.append(stored)
+    if (posted and posted not in names and posted not in extra
+            and srs.canonicalize_zone_name(posted) == posted):
+        extra.append(posted)
     choices = []
-    for name in names:
+    for name in (*extra, *names):
         try:
             offset = now.astimezone(srs.compute_zone(name)).utcoffset() or timedelta(0)
-        except ValueError:  # a stored name this machine's zone database lacks
-            choices.append((name, name))
+        except ValueError:
+            choices.append((name, UNKNOWN_ZONE_LABEL.format(name=name)))
             continue
         spelled = srs.format_fixed_offset(offset // timedelta(minutes=1))
         choices.append((name, name if name == spelled else f"{name} ({spelled} now)"))
@@ -111,10 +132,12 @@ class SettingsForm(FlaskForm):
 
     def __init__(self, *args, now: datetime, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.time_zone.choices = compute_zone_choices(now, self.time_zone.data)
+        self.time_zone.choices = compute_zone_choices(
+            now, self.time_zone.object_data, self.time_zone.data)
 
     def validate_time_zone(self, field: SelectField) -> None:
-        if srs.canonicalize_zone_name(field.data) != field.data:
+        # The zone already stored is kept as it is, even one this server does not know.
+        if field.data != field.object_data and srs.canonicalize_zone_name(field.data) != field.data:
             raise ValidationError(
                 "Pick a time zone from the list, such as Europe/Berlin or America/New_York.")
 

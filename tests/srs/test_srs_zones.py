@@ -18,7 +18,7 @@ from quizapp.srs import (
     next_day_start,
     review,
 )
-from quizapp.srs.queue import DAY_STARTS_AT
+from quizapp.srs.study_day import DAY_STARTS_AT, compute_day_start_on
 
 DAY_STARTS_AT_TIME = (datetime.min + DAY_STARTS_AT).time()
 ZONES_WITH_SUMMER_TIME = ("Europe/Berlin", "America/New_York", "Australia/Sydney",
@@ -84,30 +84,58 @@ def test_a_berlin_study_day_starts_at_four_on_the_wall_clock_all_year(now, expec
     assert day_start(now, ZoneInfo("Europe/Berlin")) == expected
 
 
-def brute_force_day_start(now: datetime, zone) -> datetime:
-    """An independent oracle: of 04:00 on the local dates around ``now``, the latest one not
-    after it (each wall time turned into an instant by the zone's own rules)."""
-    local_date = now.astimezone(zone).date()
-    candidates = [datetime.combine(local_date + timedelta(days=k), time(4), tzinfo=zone)
-                  for k in (-2, -1, 0, 1)]
-    return max(c for c in candidates if c <= now).astimezone(UTC)
+def scanned_day_start_on(local_date: date, zone) -> datetime:
+    """An independent oracle: walk instants a minute apart from well before ``local_date``
+    04:00 anywhere on Earth, and return the first whose wall clock reads that or later."""
+    wall = datetime.combine(local_date, time(4))
+    instant = wall.replace(tzinfo=UTC) - timedelta(hours=27)
+    for _ in range(48 * 60):
+        if instant.astimezone(zone).replace(tzinfo=None) >= wall:
+            return instant
+        instant += timedelta(minutes=1)
+    raise AssertionError(f"{zone} never reads {wall}")
+
+
+# Clock changes, ordinary and extreme, as dates around which the study days are checked:
+# (zone, the local date of the change).
+CLOCK_CHANGES = [
+    ("Europe/Berlin", date(2025, 3, 30)), ("Europe/Berlin", date(2025, 10, 26)),
+    ("America/New_York", date(2025, 3, 9)), ("America/New_York", date(2025, 11, 2)),
+    ("Australia/Lord_Howe", date(2025, 4, 6)), ("Australia/Lord_Howe", date(2025, 10, 5)),
+    ("America/Santiago", date(2025, 4, 6)), ("America/Santiago", date(2025, 9, 7)),
+    ("Antarctica/Casey", date(2019, 10, 4)),  # 03:00 +08 -> 06:00 +11: 04:00 never comes
+    ("Antarctica/Casey", date(2020, 3, 8)),  # +11 -> +08: a 27-hour day
+    ("Pacific/Apia", date(2011, 12, 30)),  # the date line moved: 30 December never came
+    ("Pacific/Kiritimati", date(1994, 12, 31)),
+    ("Asia/Kolkata", date(2025, 3, 30)), ("UTC+05:30", date(2025, 3, 30)),
+]
+
+
+@pytest.mark.parametrize(("name", "changed"), CLOCK_CHANGES)
+def test_study_days_around_clock_changes_agree_with_a_scanning_oracle(name, changed):
+    zone = compute_zone(name)
+    starts = [scanned_day_start_on(changed + timedelta(days=k), zone) for k in range(-3, 4)]
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
+    for k, local_date in enumerate(changed + timedelta(days=k) for k in range(-3, 4)):
+        assert compute_day_start_on(local_date, zone) == starts[k], (name, local_date)
+    now = starts[1]
+    while now < starts[-2]:
+        begun = max(start for start in starts if start <= now)
+        assert day_start(now, zone) == begun, (name, now)
+        assert next_day_start(now, zone) == min(start for start in starts if start > begun)
+        now += timedelta(minutes=20)
 
 
 @pytest.mark.parametrize("name", ZONES)
-def test_day_start_agrees_with_a_brute_force_oracle_over_a_year(name):
+def test_day_start_is_four_on_the_wall_clock_all_year(name):
     zone, rng = compute_zone(name), random.Random(name)
     start = datetime(2024, 1, 1, tzinfo=UTC)
-    moments = [start + timedelta(seconds=rng.randrange(366 * 86400)) for _ in range(2000)]
-    # Every hour around each of the zone's clock changes too, where mistakes would show.
-    for month, day in ((3, 10), (3, 31), (4, 7), (9, 8), (10, 6), (10, 27), (11, 3)):
-        edge = datetime(2024, month, day, tzinfo=UTC)
-        moments += [edge + timedelta(minutes=30 * k) for k in range(-48, 96)]
-    for now in moments:
+    for _ in range(2000):
+        now = start + timedelta(seconds=rng.randrange(366 * 86400))
         begun = day_start(now, zone)
-        assert begun == brute_force_day_start(now, zone), (name, now)
-        local = begun.astimezone(zone)
-        assert local.time() == DAY_STARTS_AT_TIME, (name, now)
-        assert begun <= now < day_start(begun + timedelta(hours=26), zone)
+        assert begun.astimezone(zone).time() == DAY_STARTS_AT_TIME, (name, now)
+        assert begun <= now < next_day_start(now, zone)
+        assert now - begun < timedelta(hours=25, minutes=1)
 
 
 def test_int_offsets_still_mean_fixed_zones():

@@ -183,13 +183,15 @@ def test_overlong_username_is_a_validation_error(app, client):
     assert count_users(app) == 0
 
 
-def register_with_zone(client, username: str, zone: str | None):
+def register_with_zone(client, username: str, zone: str | None, offset: str | None = None):
     page = client.get("/register").text
     assert 'name="time_zone" type="hidden"' in page and "data-browser-zone" in page
     data = {"csrf_token": csrf_token(page), "username": username, "password": PASSWORD,
             "confirm": PASSWORD}
     if zone is not None:
         data["time_zone"] = zone
+    if offset is not None:
+        data["utc_offset"] = offset
     return client.post("/register", data=data)
 
 
@@ -217,3 +219,16 @@ def test_a_bad_hidden_zone_registers_with_utc_rather_than_refusing(app, client, 
     assert register_with_zone(client, "zoned", sent).status_code == 302
     with app.app_context():
         assert db.session.scalar(select(User.time_zone)) == "UTC"
+
+
+@pytest.mark.parametrize("zone, offset, stored", [
+    ("Etc/Unknown", "330", "UTC+05:30"),  # ICU's name on a host without a zone
+    ("Pacific/Newzone", "-300", "UTC-05:00"), ("", "+60", "UTC+01:00"), (None, "0", "UTC"),
+    ("Europe/Berlin", "-300", "Europe/Berlin"),  # a known name wins over the offset
+    ("Etc/Unknown", "900", "UTC"), ("Etc/Unknown", "1e3", "UTC"), ("Etc/Unknown", "", "UTC"),
+])
+def test_an_unknown_zone_name_falls_back_to_the_browsers_offset(app, client, zone, offset,
+                                                                stored):
+    assert register_with_zone(client, "zoned", zone, offset).status_code == 302
+    with app.app_context():
+        assert db.session.scalar(select(User.time_zone)) == stored

@@ -33,9 +33,10 @@ POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/passwor
 # the hostile values go into, and the statuses that show a body got past form validation to the
 # use case (so the test fails if every hostile body is stopped at the form).
 ANONYMOUS_FORMS = {
-    "/register": ([("username",), ("password", "confirm"), ("time_zone",)],
+    "/register": ([("username",), ("password", "confirm"), ("time_zone",),
+                   ("utc_offset",)],
                   {"username": "newcomer", "password": PASSWORD, "confirm": PASSWORD,
-                   "time_zone": "Europe/Berlin"}, {302}),
+                   "time_zone": "Europe/Berlin", "utc_offset": "60"}, {302}),
     "/login": ([("username",), ("password",)],
                {"username": "sam", "password": PASSWORD, "remember": "y"}, {302, 401, 429}),
 }

@@ -199,3 +199,32 @@ def test_the_time_zone_replaces_the_offset_and_keeps_each_accounts_day_boundary(
         assert dict(conn.execute(offsets_query).all()) == {
             "zone0": -300, "zone1": 330, "zone2": 330, "zone3": 840}
         assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 1
+
+
+def test_review_ids_are_not_handed_out_again_after_the_upgrade(empty_app):
+    """Reviews 1-5 stored, 4 and 5 undone, then the upgrade: a new rating gets an id above 5,
+    and the copied table keeps its rows, indexes and rating CHECK."""
+    upgrade(directory=MIGRATIONS, revision="a7e3c9d1f5b2")
+    with db.engine.begin() as conn:
+        inserted: dict[str, list[dict]] = {}
+        insert_sample_rows(conn, inserted, [0])
+        table = sa.Table("review", sa.MetaData(), autoload_with=conn)
+        review = {k: v for k, v in inserted["review"][0].items() if k != "id"}
+        for _ in range(4):
+            conn.execute(table.insert().values(**review))
+        ids = conn.execute(sa.select(table.c.id).order_by(table.c.id)).scalars().all()
+        assert len(ids) == 5
+        conn.execute(table.delete().where(table.c.id >= ids[3]))
+    upgrade(directory=MIGRATIONS, revision="b8f4d2e6a1c3")
+    with db.engine.begin() as conn:
+        table = sa.Table("review", sa.MetaData(), autoload_with=conn)
+        assert conn.execute(sa.select(table.c.id).order_by(table.c.id)).scalars().all() == ids[:3]
+        new_id = conn.execute(table.insert().values(**review)).inserted_primary_key[0]
+        assert new_id > ids[-1]
+        with pytest.raises(sa.exc.IntegrityError):  # the CHECK on rating survived the copy
+            with conn.begin_nested():
+                conn.execute(table.insert().values(**{**review, "rating": 5}))
+    indexes = {index["name"] for index in sa.inspect(db.engine).get_indexes("review")}
+    assert {"ix_review_user_id_reviewed_at", "ix_review_user_id_id"} <= indexes
+    upgrade(directory=MIGRATIONS)
+    assert schema_differences() == []

@@ -123,3 +123,17 @@ def test_rating_buttons_are_named_in_words(client, bank):
     assert [name for name, _ in names] == ["Again", "Hard", "Good", "Easy"]
     assert all(re.fullmatch(r"[0-9.]+ (second|minute|hour|day|month|year)s?", when)
                for _, when in names), names
+
+
+@pytest.mark.parametrize("form, focused", [
+    ({"username": "newcomer", "password": "short", "confirm": "short"}, "password"),
+    ({"username": "ab", "password": "short", "confirm": "short"}, "username"),
+    ({"username": "newcomer", "password": "long enough 1", "confirm": "other"}, "confirm"),
+])
+def test_exactly_one_field_has_the_focus_after_a_refused_registration(client, bank, form,
+                                                                        focused):
+    page = client.get("/register").text
+    assert re.findall(r'<input[^>]*\bautofocus\b[^>]*\bid="(\w+)"', page) == ["username"]
+    response = client.post("/register", data={"csrf_token": csrf_token(page), **form})
+    assert response.status_code == 400
+    assert re.findall(r'<input[^>]*\bautofocus\b[^>]*\bid="(\w+)"', response.text) == [focused]

@@ -556,3 +556,40 @@ def test_a_page_asked_for_while_signed_out_is_where_login_leads(client, bank):
     assert response.status_code == 302
     assert response.headers["Location"] == "/login?next=%2Fstudy%2Fhistory%3Fpage%3D2"
     assert "Log in to study" in client.get(response.headers["Location"]).text
+
+
+def test_log_out_pressed_after_being_signed_out_elsewhere_just_says_so(app, client, bank):
+    register(client, "sam")
+    page = client.get("/study").text
+    other = app.test_client()
+    login(other, "sam")
+    assert change_password(other, PASSWORD).status_code == 303
+    response = client.post("/logout", data={"csrf_token": csrf_token(page)})
+    assert response.status_code == 302 and response.headers["Location"] == "/login"
+    login_page = client.get("/login").text
+    assert "You are logged out." in login_page and "not saved" not in login_page
+
+
+def test_a_stored_zone_this_server_does_not_know_is_kept_and_said_to_be_unknown(app, client,
+                                                                                 bank):
+    register(client, "sam")
+    with app.app_context():
+        user = db.session.scalar(select(User))
+        user.time_zone = "America/Nowhere"  # e.g. from a machine with a newer zone database
+        db.session.commit()
+    page = client.get("/settings").text
+    assert re.search(r'<option selected value="America/Nowhere">America/Nowhere \(unknown to '
+                     r"this server, so UTC is used\)</option>", page)
+    saved = client.post("/settings", data={
+        "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "7",
+        "reviews_per_day": "200", "time_zone": "America/Nowhere"})
+    assert saved.status_code == 303
+    with app.app_context():
+        assert db.session.scalar(select(User.time_zone)) == "America/Nowhere"
+        assert db.session.scalar(select(User.new_per_day)) == 7
+    rate_current(client, 3)  # so the history has a table with its zone in the heading
+    assert "When (UTC)" in client.get("/study/history").text  # what the day is counted in
+    other_unknown = client.post("/settings", data={
+        "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "7",
+        "reviews_per_day": "200", "time_zone": "Europe/Nowhere"})
+    assert other_unknown.status_code == 400 and "Pick a time zone from the list" in other_unknown.text

@@ -3,7 +3,7 @@ from the start of their day, so a person's reviews are waiting whatever hour the
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 from webtest_support import csrf_token, rate_current, register, shown_key
@@ -92,3 +92,21 @@ def test_an_earlier_days_rating_cannot_be_undone_even_by_a_direct_post(app, clie
     assert "made on an earlier study day" in client.get("/study").text
     with app.app_context():
         assert db.session.scalar(select(Review.id)) == review_id  # still there
+
+
+def test_a_berlin_study_day_turns_over_at_four_summer_time_on_the_night_clocks_change(
+        app, client, bank, clock):
+    """30 March 2025: clocks go from 02:00 CET to 03:00 CEST; the new study day begins at
+    04:00 CEST (02:00 UTC), not at 04:00 CET (03:00 UTC) as a fixed offset would have it."""
+    register(client, "sam")
+    set_user(app, "sam", time_zone="Europe/Berlin", new_per_day=2)
+    clock.advance(seconds=(datetime(2025, 3, 30, 0, 30, tzinfo=UTC) - clock()).total_seconds())
+    rate_current(client, 4)
+    rate_current(client, 4)  # 01:30 CET: today's two new items are done
+    page = client.get("/study").text
+    assert shown_key(page) is None
+    assert "Your next study day starts in 2h:" in page  # 1.5 hours to 02:00 UTC, rounded
+    clock.advance(minutes=89)  # 01:59 UTC, 03:59 CEST: still the same study day
+    assert shown_key(client.get("/study").text) is None
+    clock.advance(minutes=1)  # 02:00 UTC, 04:00 CEST: a new day, new items again
+    assert shown_key(client.get("/study").text) is not None

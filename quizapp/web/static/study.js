@@ -26,6 +26,10 @@
   document.querySelectorAll("input[data-browser-zone]").forEach(function (input) {
     input.value = browserZone();
   });
+  // With the current offset, for a zone name the server does not know.
+  document.querySelectorAll("input[data-browser-offset]").forEach(function (input) {
+    input.value = String(-new Date().getTimezoneOffset());
+  });
 
   function typingInField(event) {
     var el = event.target;

@@ -1,0 +1,95 @@
+"""When a user's study day begins and ends: 04:00 on their wall clock, whatever the clocks do."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
+
+from quizapp.srs.intervals import canonicalize_utc
+
+# Real-world UTC offsets run from -12:00 to +14:00; allow the symmetric +-14:00 band.
+MAX_TZ_OFFSET_MINUTES = 14 * 60
+# The study day turns over at 04:00 local time, not midnight (Anki's "next day starts at"
+# default): a session that runs past midnight stays one day, with one set of daily limits,
+# and a review due "tomorrow" is not released minutes after a late-evening rating.
+DAY_STARTS_AT = timedelta(hours=4)
+_ONE_DAY = timedelta(days=1)
+
+
+def canonicalize_zone(zone: object) -> tzinfo:
+    """A tzinfo as is; an int as a fixed offset of that many minutes (within
+    +-MAX_TZ_OFFSET_MINUTES); anything else is a ValueError."""
+    if isinstance(zone, tzinfo):
+        return zone
+    if isinstance(zone, bool) or not isinstance(zone, int):
+        raise ValueError(f"zone must be a tzinfo or an offset in minutes, got {zone!r}")
+    if abs(zone) > MAX_TZ_OFFSET_MINUTES:
+        raise ValueError(f"a UTC offset must be within +-{MAX_TZ_OFFSET_MINUTES} minutes, got {zone}")
+    return timezone(timedelta(minutes=zone))
+
+
+def _wall(instant: datetime, zone: tzinfo) -> datetime:
+    """What the wall clock of ``zone`` reads at ``instant`` (naive)."""
+    return instant.astimezone(zone).replace(tzinfo=None)
+
+
+def compute_day_start_on(local_date: date, zone: tzinfo) -> datetime:
+    """The first instant at which the wall clock of ``zone`` reads ``local_date`` 04:00 or later.
+
+    Usually the one instant that reads 04:00. Where 04:00 comes twice (clocks set back across
+    it), the first. Where it never comes (clocks set forward across it: an hour in summer
+    time, three hours at Casey station in 2019, a whole day where a zone crossed the date
+    line), the moment of that change: Python resolves a missing wall time with the offset of
+    before the change (PEP 495, fold=0), which lands as many hours past the change as the
+    clocks jumped, so the change itself is searched for.
+    """
+    wall = datetime.combine(local_date, time()) + DAY_STARTS_AT
+    late = wall.replace(tzinfo=zone, fold=0).astimezone(UTC)  # first of two, or past a gap
+    if _wall(late, zone) == wall:
+        return late
+    early = wall.replace(tzinfo=zone, fold=1).astimezone(UTC)  # reads before 04:00
+    # The earliest instant in (early, late] that reads 04:00 or later: bisect to the second
+    # (zone changes fall on whole seconds; at most 17 steps for a day-long jump).
+    while late - early > timedelta(seconds=1):
+        middle = early + (late - early) / 2
+        middle = middle.replace(microsecond=0)
+        if middle <= early:
+            middle = early + timedelta(seconds=1)
+        if _wall(middle, zone) >= wall:
+            late = middle
+        else:
+            early = middle
+    return late
+
+
+def day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
+    """Start of the user's current study day, as a timezone-aware UTC datetime.
+
+    The study day runs from DAY_STARTS_AT (04:00) to 04:00 the next day on the wall clock of
+    ``zone``: a tzinfo (a ZoneInfo follows daylight saving, so the day still turns over at
+    04:00 local in summer), or a fixed offset in minutes east of UTC (+60 for UTC+01:00, -300
+    for UTC-05:00).  Reviews at or after the returned moment count toward today's limits.
+    """
+    moment = canonicalize_utc(now)
+    zone = canonicalize_zone(zone)
+    today = moment.astimezone(zone).date()
+    # The latest day start not after now: usually today's or yesterday's; a zone that once
+    # set its clocks back a whole day (across the date line) can need tomorrow's.
+    for offset in (1, 0, -1, -2):
+        start = compute_day_start_on(today + offset * _ONE_DAY, zone)
+        if start <= moment:
+            return start
+    raise AssertionError(f"no study day starts within two days before {moment}")  # pragma: no cover
+
+
+def next_day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
+    """Start of the study day after the current one (23 or 25 hours on where clocks change)."""
+    zone = canonicalize_zone(zone)
+    start = day_start(now, zone)
+    # Usually the next date's; after a day skipped by the date line, whose start is the
+    # change itself (it reads 00:00 of the date after), the same date's 04:00.
+    local_date = start.astimezone(zone).date()
+    for offset in (0, 1, 2, 3):
+        following = compute_day_start_on(local_date + offset * _ONE_DAY, zone)
+        if following > start:
+            return following
+    raise AssertionError(f"no study day starts within three days after {start}")  # pragma: no cover
