@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import ast
 import re
-import sys
 from pathlib import PurePosixPath
 
 from quizapp.content.limits import (
@@ -24,15 +22,14 @@ from quizapp.content.model import (
     Card,
     FollowUp,
 )
-from quizapp.content.parsing import NESTING_ERRORS, Heading, ParsedCard
+from quizapp.content.parsing import Heading, ParsedCard
+from quizapp.content.sample_imports import validate_sample_imports
 
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 GO_DEEPER_TITLES = tuple(level.capitalize() for level in LEVELS)
 FOLLOW_UP_PREFIX = "Q:"
 MIN_FOLLOW_UPS = 2
 MIN_RED_FLAGS = 2
-# A sample may import torch and the standard library, nothing else (README "Rules").
-ALLOWED_TOP_MODULES = frozenset(sys.stdlib_module_names) | {"torch"}
 _BULLET_RE = re.compile(r"^-(?:\s+(.*))?$")
 
 
@@ -148,29 +145,6 @@ def validate_code_section(heading: Heading) -> Problems:
             problems.append((output.line, "the ```output block must follow the ```python block"))
         if python.closed:
             problems += validate_sample_imports(python.text, python.line)
-    return problems
-
-
-def validate_sample_imports(source: str, fence_line: int) -> Problems:
-    """Parse the sample and allow only ``torch`` and standard-library imports."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError as err:
-        return [(fence_line + (err.lineno or 1), f"python block has a syntax error: {err.msg}")]
-    except NESTING_ERRORS:
-        return [(fence_line, "python block is nested too deeply to read")]
-    problems: Problems = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            names = ["." * node.level + (node.module or "")]
-        else:
-            continue
-        for name in names:
-            if name.split(".")[0] not in ALLOWED_TOP_MODULES:
-                problems.append((fence_line + node.lineno, f"sample imports '{name}': only torch "
-                                                           "and the standard library are allowed"))
     return problems
 
 

@@ -1,0 +1,35 @@
+"""What a card's code sample may import: torch and the standard library (content/README.md)."""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+from quizapp.content.limits import Problems
+from quizapp.content.parsing import NESTING_ERRORS
+
+# A sample may import torch and the standard library, nothing else (README "Rules").
+ALLOWED_TOP_MODULES = frozenset(sys.stdlib_module_names) | {"torch"}
+
+
+def validate_sample_imports(source: str, fence_line: int) -> Problems:
+    """Parse the sample and allow only ``torch`` and standard-library imports."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as err:
+        return [(fence_line + (err.lineno or 1), f"python block has a syntax error: {err.msg}")]
+    except NESTING_ERRORS:
+        return [(fence_line, "python block is nested too deeply to read")]
+    problems: Problems = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = ["." * node.level + (node.module or "")]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] not in ALLOWED_TOP_MODULES:
+                problems.append((fence_line + node.lineno, f"sample imports '{name}': only torch "
+                                                           "and the standard library are allowed"))
+    return problems
