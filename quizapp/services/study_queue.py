@@ -156,8 +156,7 @@ class QueueCounts:
 
 def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     """Today's done counts, what is waiting and the latest review, in one round trip."""
-    zone = compute_user_zone(user)
-    start = srs.day_start(now, zone)
+    start, next_day = srs.compute_study_day(now, compute_user_zone(user))
     # Core statements go to the session's connection (same transaction): the ORM layer of
     # Session.execute has nothing to do for them and costs as much as the query itself.
     row = session.connection().execute(
@@ -170,7 +169,7 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
                           row.last_review_rating, row.last_review_at, row.last_review_due,
                           row.last_review_retired)
     return QueueCounts(TodayCounts(row.new_done, row.reviews_done, row.rated), row.due,
-                       row.due_learning, row.new, last, start, srs.next_day_start(now, zone))
+                       row.due_learning, row.new, last, start, next_day)
 
 
 def select_first_due(session: Session, user: User, until: datetime, *,

@@ -15,7 +15,7 @@ from quizapp.srs.scheduling import (
     state_due,
     validate_desired_retention,
 )
-from quizapp.srs.study_day import day_start, next_day_start
+from quizapp.srs.study_day import compute_study_day, day_start, next_day_start
 from quizapp.srs.zones import (
     DEFAULT_ZONE,
     ZONE_NAME_MAX,
@@ -39,6 +39,7 @@ __all__ = [
     "canonicalize_utc",
     "canonicalize_zone_name",
     "compute_remaining",
+    "compute_study_day",
     "compute_zone",
     "day_start",
     "format_fixed_offset",

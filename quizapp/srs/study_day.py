@@ -61,35 +61,40 @@ def compute_day_start_on(local_date: date, zone: tzinfo) -> datetime:
     return late
 
 
-def day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
-    """Start of the user's current study day, as a timezone-aware UTC datetime.
+def compute_study_day(now: datetime, zone: tzinfo | int = 0) -> tuple[datetime, datetime]:
+    """(start, end) of the user's current study day, as timezone-aware UTC datetimes.
 
     The study day runs from DAY_STARTS_AT (04:00) to 04:00 the next day on the wall clock of
     ``zone``: a tzinfo (a ZoneInfo follows daylight saving, so the day still turns over at
     04:00 local in summer), or a fixed offset in minutes east of UTC (+60 for UTC+01:00, -300
-    for UTC-05:00).  Reviews at or after the returned moment count toward today's limits.
+    for UTC-05:00). ``start <= now < end``; the end is the next day's start (23 or 25 hours
+    on where clocks change; 4 hours for a date a zone skipped by moving across the date line).
     """
     moment = canonicalize_utc(now)
     zone = canonicalize_zone(zone)
-    today = moment.astimezone(zone).date()
-    # The latest day start not after now: usually today's or yesterday's; a zone that once
-    # set its clocks back a whole day (across the date line) can need tomorrow's.
-    for offset in (1, 0, -1, -2):
-        start = compute_day_start_on(today + offset * _ONE_DAY, zone)
-        if start <= moment:
-            return start
-    raise AssertionError(f"no study day starts within two days before {moment}")  # pragma: no cover
+    # Before 04:00 on the wall clock belongs to the previous date's study day; the two
+    # neighbouring starts then confirm it (they move the guess only where the clocks jumped).
+    local_date = (moment.astimezone(zone).replace(tzinfo=None) - DAY_STARTS_AT).date()
+    start = compute_day_start_on(local_date, zone)
+    end = compute_day_start_on(local_date + _ONE_DAY, zone)
+    for _ in range(4):
+        if start > moment:
+            local_date -= _ONE_DAY
+            start, end = compute_day_start_on(local_date, zone), start
+        elif end <= moment or end == start:
+            local_date += _ONE_DAY
+            start, end = end, compute_day_start_on(local_date + _ONE_DAY, zone)
+        else:
+            return start, end
+    raise AssertionError(f"no study day around {moment} in {zone}")  # pragma: no cover
+
+
+def day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
+    """Start of the user's current study day (see compute_study_day). Reviews at or after it
+    count toward today's limits."""
+    return compute_study_day(now, zone)[0]
 
 
 def next_day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
-    """Start of the study day after the current one (23 or 25 hours on where clocks change)."""
-    zone = canonicalize_zone(zone)
-    start = day_start(now, zone)
-    # Usually the next date's; after a day skipped by the date line, whose start is the
-    # change itself (it reads 00:00 of the date after), the same date's 04:00.
-    local_date = start.astimezone(zone).date()
-    for offset in (0, 1, 2, 3):
-        following = compute_day_start_on(local_date + offset * _ONE_DAY, zone)
-        if following > start:
-            return following
-    raise AssertionError(f"no study day starts within three days after {start}")  # pragma: no cover
+    """Start of the study day after the current one (see compute_study_day)."""
+    return compute_study_day(now, zone)[1]
