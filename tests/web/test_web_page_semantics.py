@@ -7,13 +7,19 @@ import re
 from collections import Counter
 
 import pytest
-from webtest_support import csrf_token, rate_current, reach_first_skill, register
+from webtest_support import csrf_token, rate_current, reach_first_skill, register, study_token
 
 from quizapp.web.filters import format_spoken_interval
 
 # A well-formed answer of each kind (right or wrong does not matter): it is judged, not refused.
 READABLE = {"tuple": "(4, 1)", "int": "3", "bool": "yes", "choice": "A", "choices": "A",
             "text": "[[0, 1], [2, 3]]"}
+
+
+def answer_puzzle(client, page: str, answer: str):
+    return client.post("/study/answer", data={
+        "csrf_token": csrf_token(page), "token": study_token(page), "answer": answer,
+        "hints_used": "0"})
 
 
 def element_ids(html: str) -> Counter:
@@ -61,10 +67,7 @@ def test_a_register_error_without_a_hint_is_still_tied_to_its_field(client, bank
 def test_a_puzzle_answer_that_cannot_be_read_is_tied_to_the_answer_box(client, skill_bank):
     register(client, "sam")
     page = reach_first_skill(client)
-    response = client.post("/study/answer", data={
-        "csrf_token": csrf_token(page), "answer": "zzz", "hints_used": "0",
-        "token": re.search(r'id="token" name="token" type="hidden" value="([^"]+)"',
-                           page).group(1)})
+    response = answer_puzzle(client, page, "zzz")
     assert response.status_code == 422
     tag = input_tag(response.text, "answer")
     assert 'aria-invalid="true"' in tag and 'aria-describedby="answer-error"' in tag
@@ -81,10 +84,7 @@ def test_study_pages_have_headings_and_titles_of_their_own(client, skill_bank):
     assert title, "the puzzle page has no h1"
     assert f"<title>Puzzle: {title.group(1)} · Study · quizapp</title>" in puzzle
     kind = re.search(r'data-answer-kind="(\w+)"', puzzle).group(1)
-    answered = client.post("/study/answer", data={
-        "csrf_token": csrf_token(puzzle), "answer": READABLE[kind], "hints_used": "0",
-        "token": re.search(r'id="token" name="token" type="hidden" value="([^"]+)"',
-                           puzzle).group(1)})
+    answered = answer_puzzle(client, puzzle, READABLE[kind])
     assert answered.status_code == 200, kind  # judged (right or wrong): the verdict page
     assert re.search(r'<h2 class="verdict-title">(Correct|Not quite)</h2>', answered.text)
     assert re.search(rf"<title>(Correct|Not quite): {re.escape(title.group(1))} · Study",
