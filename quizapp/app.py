@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import secrets
 from datetime import UTC, datetime
 
 from flask import Flask
@@ -22,10 +21,6 @@ from quizapp.web import register_web
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def random_puzzle_seed() -> int:
-    return secrets.randbelow(2**63)
 
 
 def compute_migrations_path(app: Flask) -> str:
@@ -52,7 +47,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(compute_config(os.environ, env_name, app.instance_path))
     # Time and randomness reach the services as parameters; tests swap these sources.
     app.config["CLOCK"] = utc_now
-    app.config["PUZZLE_SEED_SOURCE"] = random_puzzle_seed
+    app.config["PUZZLE_SEED_SOURCE"] = None  # None: web.runtime.derive_puzzle_seed, SECRET_KEY
     app.config.update(overrides)
     # Pool options follow the URL finally in force (QUIZAPP_DATABASE_URL or an override).
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",

@@ -39,12 +39,13 @@ class FakeClock:
 
 @dataclass
 class SeedSequence:
-    """Stands in for PUZZLE_SEED_SOURCE: 1000, 1001, ... and records what it gave out."""
+    """Stands in for PUZZLE_SEED_SOURCE: 1000, 1001, ... whatever it is asked for (so every
+    page shows a new puzzle), and records what it gave out."""
 
     next_seed: int = 1000
     given: list[int] = field(default_factory=list)
 
-    def __call__(self) -> int:
+    def __call__(self, *_shown: int) -> int:
         self.given.append(self.next_seed)
         self.next_seed += 1
         return self.given[-1]

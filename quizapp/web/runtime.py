@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import unicodedata
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -19,8 +21,24 @@ def current_time() -> datetime:
     return current_app.config["CLOCK"]()
 
 
-def new_puzzle_seed() -> int:
-    return int(current_app.config["PUZZLE_SEED_SOURCE"]())
+def derive_puzzle_seed(key: bytes, user_id: int, item_id: int, version: int) -> int:
+    """The seed of the puzzle a user is shown for a skill at one state version: unpredictable
+    without the secret key, the same on every reload (reloading does not deal a new puzzle
+    until this one is rated), and new at each rating or undo (the version moves on)."""
+    digest = hmac.new(key, f"puzzle-seed.{user_id}.{item_id}.{version}".encode(),
+                      hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1  # 0 <= seed < 2**63, as before
+
+
+def new_puzzle_seed(user_id: int, item_id: int, version: int) -> int:
+    """The seed of the puzzle shown for a skill (quizapp.app.derive_puzzle_seed), or what a
+    configured PUZZLE_SEED_SOURCE (tests) gives for the same arguments."""
+    source = current_app.config["PUZZLE_SEED_SOURCE"]
+    if source is not None:
+        return int(source(user_id, item_id, version))
+    key = current_app.secret_key
+    return derive_puzzle_seed(key.encode() if isinstance(key, str) else key, user_id, item_id,
+                              version)
 
 
 def client_address() -> str:

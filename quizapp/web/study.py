@@ -41,7 +41,7 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
         return render_template("study/empty.html", **context), status
     version = view.state.version if view.state else 0
     if shown is None or shown.item_id != item.id or shown.version != version:
-        seed = new_puzzle_seed() if item.is_skill else None
+        seed = new_puzzle_seed(current_user.id, item.id, version) if item.is_skill else None
         shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now))
         answer_form = None
     context["token"] = sign_shown_item(shown)

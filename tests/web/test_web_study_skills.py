@@ -13,6 +13,7 @@ from quizapp.extensions import db
 from quizapp.models import Review, Skill
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.web.filters import format_answer
+from quizapp.web.runtime import derive_puzzle_seed
 
 ITEM_RE = re.compile(r'data-item-kind="(\w+)" data-item-key="([^"]+)"')
 
@@ -113,16 +114,20 @@ def test_an_unreadable_answer_is_not_judged_and_nothing_is_lost(app, client, ski
         assert db.session.scalar(select(Review).where(Review.item.has(kind="skill"))) is None
 
 
-def test_every_review_of_a_skill_uses_a_new_seed(app, client, skill_bank, seeds, clock):
+def test_every_review_of_a_skill_uses_a_new_seed(app, client, skill_bank, clock):
+    app.config["PUZZLE_SEED_SOURCE"] = None  # the app's own seeds, not the test sequence
     register(client, "pat")
     page = reach_first_skill(client)
     skill_key = shown(page)[1]
-    first_seed = seeds.given[-1]
     rate_current(client, 1, page)  # Again: due in a minute
     clock.advance(minutes=2)
     page = client.get("/study").text
     assert shown(page) == ("skill", skill_key)
-    assert seeds.given[-1] != first_seed
+    rate_current(client, 1, page)
+    with app.app_context():
+        seeds = db.session.scalars(select(Review.puzzle_seed).join(Skill)
+                                   .where(Skill.key == skill_key)).all()
+    assert len(seeds) == 2 and seeds[0] != seeds[1]
 
 
 def test_answering_with_a_card_token_is_refused(client, skill_bank):
@@ -144,3 +149,27 @@ def test_oversized_answers_are_refused_at_the_checkers_own_limit(client, skill_b
     at_limit = post_answer(client, page, "(" + "1, " * ((MAX_RESPONSE_CHARS - 2) // 3) + ")")
     assert at_limit.status_code in (200, 422)  # read by the checker, whatever its verdict
     assert "at most" not in at_limit.text
+
+
+def shown_puzzle(page: str) -> str:
+    return re.search(r"<article.*?</article>", page, re.S).group(0)
+
+
+def test_reloading_shows_the_same_puzzle_until_it_is_rated(app, client, skill_bank):
+    """With the app's own seeds (derived from the key, the user, the skill and its version),
+    a reload does not deal a new puzzle: no reloading until an easy one comes up."""
+    app.config["PUZZLE_SEED_SOURCE"] = None
+    register(client, "sam")
+    first = reach_first_skill(client)
+    assert shown_puzzle(client.get("/study").text) == shown_puzzle(first)
+    other = app.test_client()
+    register(other, "tess")  # another person gets another puzzle for the same skill
+    assert shown_puzzle(reach_first_skill(other)) != shown_puzzle(first)
+
+
+def test_derived_seeds_change_with_each_part_and_stay_in_range():
+    seeds = {derive_puzzle_seed(key, user, item, version)
+             for key in (b"k" * 32, b"j" * 32) for user in (1, 2) for item in (5, 6)
+             for version in (0, 1, 2)}
+    assert len(seeds) == 24 and all(0 <= seed < 2**63 for seed in seeds)
+    assert derive_puzzle_seed(b"k" * 32, 1, 5, 0) == derive_puzzle_seed(b"k" * 32, 1, 5, 0)
