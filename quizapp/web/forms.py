@@ -138,6 +138,9 @@ class SettingsForm(FlaskForm):
     def validate_time_zone(self, field: SelectField) -> None:
         # The zone already stored is kept as it is, even one this server does not know.
         if field.data != field.object_data and srs.canonicalize_zone_name(field.data) != field.data:
+            # The page shown again selects the zone still stored, not the first of the list
+            # (a second save without looking would otherwise switch the user to UTC).
+            field.data = field.object_data
             raise ValidationError(
                 "Pick a time zone from the list, such as Europe/Berlin or America/New_York.")
 

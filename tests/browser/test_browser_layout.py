@@ -232,3 +232,32 @@ def test_concept_tags_are_targets_of_24_px_or_more(browser, base):
         assert heights and min(heights) >= 24, heights
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("width", [320, 375])
+def test_a_forty_character_username_does_not_widen_a_phone_page(browser, base, width):
+    page = new_page(browser, "light", {"width": width, "height": 640})
+    try:
+        register_in_browser(page, base, "a" * 40)
+        for path in ("/study", "/settings", "/questions"):
+            page.goto(base + path)
+            assert page_width(page) <= width, path
+            logout = page.locator("form[action$='/logout'] button").bounding_box()
+            assert logout["x"] >= 0 and logout["x"] + logout["width"] <= width, path
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("width", [320, 375])
+def test_a_six_dimension_stride_fits_a_phone_card(browser, base, width):
+    page = new_page(browser, "light", {"width": width, "height": 640})
+    try:
+        page.goto(base + "/explorer?expr=torch.zeros(2, 3, 4, 5, 6, 7)"
+                         ".permute(5, 4, 3, 2, 1, 0).reshape(7, -1).expand(3, 7, 720)")
+        overflow = page.evaluate("""() => {
+            const box = document.querySelector('.table-wrap');
+            return [box.scrollWidth, box.clientWidth];
+        }""")
+        assert overflow[0] <= overflow[1], overflow
+    finally:
+        page.context.close()

@@ -593,3 +593,16 @@ def test_a_stored_zone_this_server_does_not_know_is_kept_and_said_to_be_unknown(
         "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "7",
         "reviews_per_day": "200", "time_zone": "Europe/Nowhere"})
     assert other_unknown.status_code == 400 and "Pick a time zone from the list" in other_unknown.text
+
+
+def test_a_refused_zone_leaves_the_stored_one_selected(app, client, bank):
+    register(client, "sam")
+    with app.app_context():
+        db.session.scalar(select(User)).time_zone = "Asia/Kolkata"
+        db.session.commit()
+    page = client.get("/settings").text
+    response = client.post("/settings", data={
+        "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
+        "reviews_per_day": "200", "time_zone": "Mars/Olympus_Mons"})
+    assert response.status_code == 400
+    assert re.findall(r'<option selected value="([^"]+)"', response.text) == ["Asia/Kolkata"]
