@@ -22,6 +22,7 @@ from quizapp.srs.zones import (
     canonicalize_zone_name,
     compute_zone,
     format_fixed_offset,
+    is_zone_name,
     listed_zone_names,
 )
 
@@ -46,6 +47,7 @@ __all__ = [
     "format_interval",
     "is_learning",
     "is_new",
+    "is_zone_name",
     "listed_zone_names",
     "new_state",
     "next_day_start",

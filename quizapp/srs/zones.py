@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.resources
 import re
 import zoneinfo
 from datetime import UTC, timedelta, timezone, tzinfo
 from functools import lru_cache
+from pathlib import Path
 
 DEFAULT_ZONE = "UTC"
 ZONE_NAME_MAX = 64
@@ -14,8 +16,9 @@ ZONE_NAME_MAX = 64
 FIXED_OFFSET_RANGE = (-12 * 60, 14 * 60)
 FIXED_OFFSET_PATTERN = re.compile(r"UTC([+-])([0-9]{2}):([0-9]{2})")
 # Regions of the IANA database a person picks from (the rest are aliases kept for old
-# systems: "US/Eastern", "Etc/GMT+5" whose sign is inverted, "EST5EDT"...). Aliases are still
-# accepted: browsers report some of them ("Asia/Calcutta").
+# systems: "US/Eastern", "Etc/GMT+5" whose sign is inverted, "EST5EDT"...). Within them,
+# links to another zone ("Asia/Calcutta" -> "Asia/Kolkata") are left out of the list too;
+# typed or sent by a browser (Chromium says "Asia/Calcutta"), they become the zone itself.
 LISTED_REGIONS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic",
                   "Australia", "Europe", "Indian", "Pacific")
 # Names zoneinfo may list that are not a place: the machine's own zone, tzdata's placeholder.
@@ -27,11 +30,55 @@ def _known_zone_names() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones()) - NOT_ZONES
 
 
+def _read_zone_links() -> str:
+    """The zone database's tzdata.zi, from where zoneinfo reads zones: the machine's TZPATH
+    first, then the tzdata package ("" if neither has one)."""
+    for base in zoneinfo.TZPATH:
+        path = Path(base) / "tzdata.zi"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    try:
+        return (importlib.resources.files("tzdata") / "zoneinfo" / "tzdata.zi").read_text(
+            encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        return ""
+
+
+@lru_cache(maxsize=1)
+def _zone_links() -> dict[str, str]:
+    """Alias -> the zone it names ("L target alias" lines of tzdata.zi, chains followed)."""
+    links = {}
+    for line in _read_zone_links().splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "L":
+            links[parts[2]] = parts[1]
+    resolved = {}
+    for alias, target in links.items():
+        for _ in range(8):  # a link to a link (none today): follow it a few steps
+            target = links.get(target, target)
+        resolved[alias] = target
+    return resolved
+
+
 @lru_cache(maxsize=1)
 def listed_zone_names() -> tuple[str, ...]:
-    """"UTC" and every zone of the listed regions, sorted: the choices a settings page offers."""
-    names = (name for name in _known_zone_names() if name.split("/", 1)[0] in LISTED_REGIONS)
+    """"UTC" and every zone of the listed regions that is not a link to another one, sorted:
+    the choices a settings page offers."""
+    links = _zone_links()
+    names = (name for name in _known_zone_names()
+             if name.split("/", 1)[0] in LISTED_REGIONS and name not in links)
     return (DEFAULT_ZONE, *sorted(names))
+
+
+def is_zone_name(name: str | None) -> bool:
+    """A stored zone this server can use: "UTC", a fixed offset as format_fixed_offset spells
+    it, or any name the zone database knows (links included)."""
+    if not name or len(name) > ZONE_NAME_MAX:
+        return False
+    fixed = FIXED_OFFSET_PATTERN.fullmatch(name)
+    if fixed:
+        return canonicalize_zone_name(name) == name
+    return name == DEFAULT_ZONE or name in _known_zone_names()
 
 
 def format_fixed_offset(minutes: int) -> str:
@@ -45,7 +92,8 @@ def format_fixed_offset(minutes: int) -> str:
 def canonicalize_zone_name(text: str | None) -> str | None:
     """The stored spelling of a zone typed or sent by a browser, or None if it names none.
 
-    Accepts an IANA name zoneinfo knows ("Europe/Berlin") and a fixed offset within
+    Accepts an IANA name zoneinfo knows ("Europe/Berlin"; a link becomes the zone it names,
+    "Asia/Calcutta" -> "Asia/Kolkata", and UTC's aliases "UTC") and a fixed offset within
     FIXED_OFFSET_RANGE ("UTC+05:30"; "UTC+00:00" becomes "UTC").
     """
     text = (text or "").strip()
@@ -60,14 +108,16 @@ def canonicalize_zone_name(text: str | None) -> str | None:
         if int(minutes) >= 60 or not low <= signed <= high:
             return None
         return format_fixed_offset(signed)
-    return text if text in _known_zone_names() else None
+    if text not in _known_zone_names() and text != DEFAULT_ZONE:
+        return None
+    target = _zone_links().get(text, text)
+    return DEFAULT_ZONE if target in ("Etc/UTC", DEFAULT_ZONE) else target
 
 
 @lru_cache(maxsize=1024)
 def compute_zone(name: str) -> tzinfo:
-    """The tzinfo of a stored zone name (see canonicalize_zone_name); ValueError otherwise."""
-    canonical = canonicalize_zone_name(name)
-    if canonical != name:
+    """The tzinfo of a stored zone name (see is_zone_name); ValueError otherwise."""
+    if not is_zone_name(name):
         raise ValueError(f"not a time zone name: {name!r}")
     if name == DEFAULT_ZONE:
         return UTC

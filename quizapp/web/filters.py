@@ -82,7 +82,7 @@ def current_zone_name() -> str:
     if not current_user.is_authenticated:
         return srs.DEFAULT_ZONE
     name = current_user.time_zone
-    return name if srs.canonicalize_zone_name(name) == name else srs.DEFAULT_ZONE
+    return name if srs.is_zone_name(name) else srs.DEFAULT_ZONE
 
 
 def format_local_time(moment: datetime) -> str:

@@ -86,10 +86,12 @@ def compute_zone_choices(now: datetime, stored: str | None,
     one the server knows (the browser's, picked by study.js)."""
     names = srs.listed_zone_names()
     extra = []
+    # A stored link shows as the zone it names; a name unknown here as itself.
+    stored = srs.canonicalize_zone_name(stored) or stored
     if stored and len(stored) <= srs.ZONE_NAME_MAX and stored not in names:
         extra.append(stored)
-    if (posted and posted not in names and posted not in extra
-            and srs.canonicalize_zone_name(posted) == posted):
+    posted = srs.canonicalize_zone_name(posted)
+    if posted and posted not in names and posted not in extra:
         extra.append(posted)
     choices = []
     for name in (*extra, *names):
@@ -132,6 +134,8 @@ class SettingsForm(FlaskForm):
 
     def __init__(self, *args, now: datetime, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # A link is shown and saved as the zone it names ("Asia/Calcutta": Asia/Kolkata).
+        self.time_zone.data = srs.canonicalize_zone_name(self.time_zone.data) or self.time_zone.data
         self.time_zone.choices = compute_zone_choices(
             now, self.time_zone.object_data, self.time_zone.data)
 

@@ -606,3 +606,19 @@ def test_a_refused_zone_leaves_the_stored_one_selected(app, client, bank):
         "reviews_per_day": "200", "time_zone": "Mars/Olympus_Mons"})
     assert response.status_code == 400
     assert re.findall(r'<option selected value="([^"]+)"', response.text) == ["Asia/Kolkata"]
+
+
+def test_a_link_is_shown_and_saved_as_the_zone_it_names(app, client, bank):
+    register(client, "sam")
+    with app.app_context():
+        db.session.scalar(select(User)).time_zone = "Asia/Calcutta"  # stored by an older version
+        db.session.commit()
+    page = client.get("/settings").text
+    assert re.findall(r'<option selected value="([^"]+)"', page) == ["Asia/Kolkata"]
+    assert 'value="Asia/Calcutta"' not in page  # links are not offered beside their zone
+    saved = client.post("/settings", data={
+        "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
+        "reviews_per_day": "200", "time_zone": "US/Eastern"})
+    assert saved.status_code == 303
+    with app.app_context():
+        assert db.session.scalar(select(User.time_zone)) == "America/New_York"
