@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 import zoneinfo
-from datetime import UTC, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from pathlib import Path
 
@@ -112,6 +112,14 @@ def canonicalize_zone_name(text: str | None) -> str | None:
         return None
     target = _zone_links().get(text, text)
     return DEFAULT_ZONE if target in ("Etc/UTC", DEFAULT_ZONE) else target
+
+
+def describe_zone(name: str, now: datetime) -> str:
+    """A stored zone with its offset at ``now``, "Europe/Berlin (UTC+01:00 now)"; a fixed
+    zone as itself ("UTC+05:30"); ValueError for a name this server does not know."""
+    offset = now.astimezone(compute_zone(name)).utcoffset() or timedelta(0)
+    spelled = format_fixed_offset(offset // timedelta(minutes=1))
+    return name if name == spelled else f"{name} ({spelled} now)"
 
 
 @lru_cache(maxsize=1024)

@@ -22,6 +22,7 @@ from flask_login.config import COOKIE_DURATION, COOKIE_NAME
 from itsdangerous import BadData, URLSafeTimedSerializer
 from werkzeug.wrappers import Response
 
+from quizapp import srs
 from quizapp.extensions import db, login_manager
 from quizapp.models import User
 from quizapp.services import accounts
@@ -179,9 +180,10 @@ def register():
             status = 400
         else:
             sign_in(user)
+            zone = srs.describe_zone(user.time_zone, current_time())  # the offset clears up
+            # names such as Etc/GMT+12 (which is UTC-12:00)
             flash(f"Welcome, {user.username}. Your first items are ready. Your study day turns "
-                  f"over at 04:00 {user.time_zone} time; change the time zone in Settings.",
-                  "success")
+                  f"over at 04:00 in {zone}; change the time zone in Settings.", "success")
             return set_device_cookie(redirect(url_for("study.index")), user)
     elif form.is_submitted():
         status = 400

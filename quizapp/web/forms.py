@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from decimal import Decimal
 
 from flask_wtf import FlaskForm
@@ -22,6 +22,7 @@ from wtforms.validators import (
     Length,
     NumberRange,
     Regexp,
+    StopValidation,
     ValidationError,
 )
 
@@ -96,12 +97,9 @@ def compute_zone_choices(now: datetime, stored: str | None,
     choices = []
     for name in (*extra, *names):
         try:
-            offset = now.astimezone(srs.compute_zone(name)).utcoffset() or timedelta(0)
+            choices.append((name, srs.describe_zone(name, now)))
         except ValueError:
             choices.append((name, UNKNOWN_ZONE_LABEL.format(name=name)))
-            continue
-        spelled = srs.format_fixed_offset(offset // timedelta(minutes=1))
-        choices.append((name, name if name == spelled else f"{name} ({spelled} now)"))
     return choices
 
 
@@ -119,15 +117,23 @@ class PasswordForm(FlaskForm):
         DataRequired(message=NO_REPEAT), EqualTo("new", message="The two passwords differ.")])
 
 
+def stop_if_unreadable(_form: FlaskForm, field) -> None:
+    """A value that could not be read as a number has already said so ("Not a valid integer
+    value."); the range check after it would only add a second message about the same thing."""
+    if field.process_errors:
+        raise StopValidation()
+
+
 class SettingsForm(FlaskForm):
     # Decimal bounds: NumberRange compares the typed Decimal("0.99") with its bounds, and the
     # float 0.99 is 0.98999..., so a float bound refused the top of the stated range.
     desired_retention = DecimalField("Desired retention", places=2, validators=[
-        InputRequired(), NumberRange(*(Decimal(str(bound)) for bound in RETENTION_RANGE))])
+        stop_if_unreadable, InputRequired(),
+        NumberRange(*(Decimal(str(bound)) for bound in RETENTION_RANGE))])
     new_per_day = IntegerField("New items per day", validators=[
-        InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
+        stop_if_unreadable, InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
     reviews_per_day = IntegerField("Reviews per day", validators=[
-        InputRequired(), NumberRange(*REVIEWS_PER_DAY_RANGE)])
+        stop_if_unreadable, InputRequired(), NumberRange(*REVIEWS_PER_DAY_RANGE)])
     # Any zone the server knows is taken (study.js may pick an alias a browser reports, such
     # as "Asia/Calcutta"), so the choices only offer; validate_time_zone decides.
     time_zone = SelectField("Time zone", validate_choice=False, validators=[InputRequired()])

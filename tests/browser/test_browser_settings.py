@@ -30,6 +30,10 @@ def test_the_zone_button_picks_the_browsers_zone_and_it_is_saved(browser, live_s
     page.select_option("#time_zone", "Pacific/Auckland")
     page.click("[data-browser-zone]")
     assert page.input_value("#time_zone") == reported
+    status = page.locator("[data-zone-status]")
+    assert status.get_attribute("role") == "status"  # read out: the change is not saved yet
+    assert status.inner_text().startswith(f"Set to {reported}")
+    assert status.inner_text().endswith("Save settings to keep it.")
     with page.expect_navigation():
         page.click("form[action$='/settings'] button[type=submit]")
     assert "Settings saved." in page.content()

@@ -6,6 +6,7 @@ import pytest
 from sqlalchemy import func, select
 from webtest_support import PASSWORD, change_password, csrf_token, login, logout, register
 
+from quizapp import srs
 from quizapp.extensions import db
 from quizapp.models import LoginAttempt, User
 
@@ -201,14 +202,20 @@ def register_with_zone(client, username: str, zone: str | None, offset: str | No
     (" Australia/Lord_Howe ", "Australia/Lord_Howe"), ("UTC", "UTC"),
     ("UTC+05:30", "UTC+05:30"), ("UTC-05:00", "UTC-05:00"), ("UTC+14:00", "UTC+14:00"),
     ("UTC-12:00", "UTC-12:00"), ("UTC+00:00", "UTC"), (None, "UTC"), ("", "UTC")])
-def test_registration_keeps_the_browsers_time_zone(app, client, sent, stored):
+def test_registration_keeps_the_browsers_time_zone(app, client, clock, sent, stored):
     response = register_with_zone(client, "zoned", sent)
     assert response.status_code == 302
     with app.app_context():
         assert db.session.scalar(select(User.time_zone)) == stored
     welcome = client.get("/study").text
-    assert (f"Your study day turns over at 04:00 {stored} time; change the time zone in "
-            "Settings.") in welcome
+    assert (f"Your study day turns over at 04:00 in {srs.describe_zone(stored, clock())}; "
+            "change the time zone in Settings.") in welcome
+
+
+def test_the_welcome_names_the_offset_of_a_zone_whose_name_misleads(client, clock):
+    register_with_zone(client, "zoned", "Etc/GMT+12")  # POSIX signs: this is UTC-12
+    assert ("turns over at 04:00 in Etc/GMT+12 (UTC-12:00 now)"
+            in client.get("/study").text)
 
 
 @pytest.mark.parametrize("sent", [

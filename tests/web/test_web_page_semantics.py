@@ -72,6 +72,8 @@ def test_a_puzzle_answer_that_cannot_be_read_is_tied_to_the_answer_box(client, s
     tag = input_tag(response.text, "answer")
     assert 'aria-invalid="true"' in tag and 'aria-describedby="answer-error"' in tag
     assert 'id="answer-error" role="alert"' in response.text
+    assert re.search(r"<title>Check your answer: Puzzle: [^<]+ · Study · quizapp</title>",
+                     response.text)
 
 
 def test_study_pages_have_headings_and_titles_of_their_own(client, skill_bank):
@@ -137,3 +139,15 @@ def test_exactly_one_field_has_the_focus_after_a_refused_registration(client, ba
     response = client.post("/register", data={"csrf_token": csrf_token(page), **form})
     assert response.status_code == 400
     assert re.findall(r'<input[^>]*\bautofocus\b[^>]*\bid="(\w+)"', response.text) == [focused]
+
+
+@pytest.mark.parametrize("field", ["desired_retention", "new_per_day", "reviews_per_day"])
+def test_a_number_that_cannot_be_read_gets_one_message_not_two(client, bank, field):
+    register(client, "sam")
+    page = client.get("/settings").text
+    data = {"csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
+            "reviews_per_day": "200", "time_zone": "UTC", field: "lots"}
+    response = client.post("/settings", data=data)
+    assert response.status_code == 400
+    errors = re.findall(rf'id="{field}-error-\d+">([^<]+)<', response.text)
+    assert len(errors) == 1 and errors[0].startswith("Not a valid"), errors

@@ -127,6 +127,10 @@
     var known = Array.prototype.some.call(select.options, function (o) { return o.value === zone; });
     if (!known) select.add(new Option(zone, zone), 0);
     select.value = zone;
+    // Said where a screen reader hears it (role=status): the change is not saved yet.
+    var status = document.querySelector("[data-zone-status]");
+    if (status) status.textContent = "Set to " + select.options[select.selectedIndex].text +
+      ". Save settings to keep it.";
   });
 
   // A double click must not send a second rating: the server would refuse it anyway.
