@@ -15,10 +15,11 @@ ZONE_NAME_MAX = 64
 # made before time zones were stored, and for browsers that report no zone name).
 FIXED_OFFSET_RANGE = (-12 * 60, 14 * 60)
 FIXED_OFFSET_PATTERN = re.compile(r"UTC([+-])([0-9]{2}):([0-9]{2})")
-# Regions of the IANA database a person picks from (the rest are aliases kept for old
-# systems: "US/Eastern", "Etc/GMT+5" whose sign is inverted, "EST5EDT"...). Within them,
-# links to another zone ("Asia/Calcutta" -> "Asia/Kolkata") are left out of the list too;
-# typed or sent by a browser (Chromium says "Asia/Calcutta"), they become the zone itself.
+# What a person picks from: zone.tab, the IANA database's list of one zone per region of each
+# country (Europe/Oslo, Africa/Accra, Asia/Kolkata; 418 of them), as operating systems offer.
+# Left out are the names kept for old systems ("US/Eastern", "Asia/Calcutta", "Etc/GMT+5"
+# whose sign is inverted); typed or sent by a browser (Chromium says "Asia/Calcutta"), they
+# become the zone they link to. Without zone.tab, the zones of these regions are listed.
 LISTED_REGIONS = ("Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic",
                   "Australia", "Europe", "Indian", "Pacific")
 # Names zoneinfo may list that are not a place: the machine's own zone, tzdata's placeholder.
@@ -30,25 +31,33 @@ def _known_zone_names() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones()) - NOT_ZONES
 
 
-def _read_zone_links() -> str:
-    """The zone database's tzdata.zi, from where zoneinfo reads zones: the machine's TZPATH
-    first, then the tzdata package ("" if neither has one)."""
+def _read_zone_file(name: str) -> str:
+    """A file of the zone database (tzdata.zi, zone.tab) from where zoneinfo reads zones: the
+    machine's TZPATH first, then the tzdata package ("" if neither has it)."""
     for base in zoneinfo.TZPATH:
-        path = Path(base) / "tzdata.zi"
+        path = Path(base) / name
         if path.is_file():
             return path.read_text(encoding="utf-8")
     try:
-        return (importlib.resources.files("tzdata") / "zoneinfo" / "tzdata.zi").read_text(
+        return (importlib.resources.files("tzdata") / "zoneinfo" / name).read_text(
             encoding="utf-8")
     except (ModuleNotFoundError, FileNotFoundError):
         return ""
 
 
 @lru_cache(maxsize=1)
+def _country_zones() -> frozenset[str]:
+    """The zones of zone.tab (its third column) that zoneinfo knows."""
+    names = (line.split("\t")[2] for line in _read_zone_file("zone.tab").splitlines()
+             if line and not line.startswith("#") and line.count("\t") >= 2)
+    return frozenset(names) & _known_zone_names()
+
+
+@lru_cache(maxsize=1)
 def _zone_links() -> dict[str, str]:
     """Alias -> the zone it names ("L target alias" lines of tzdata.zi, chains followed)."""
     links = {}
-    for line in _read_zone_links().splitlines():
+    for line in _read_zone_file("tzdata.zi").splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[0] == "L":
             links[parts[2]] = parts[1]
@@ -62,11 +71,9 @@ def _zone_links() -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def listed_zone_names() -> tuple[str, ...]:
-    """"UTC" and every zone of the listed regions that is not a link to another one, sorted:
-    the choices a settings page offers."""
-    links = _zone_links()
-    names = (name for name in _known_zone_names()
-             if name.split("/", 1)[0] in LISTED_REGIONS and name not in links)
+    """"UTC" and the zones of zone.tab, sorted: the choices a settings page offers."""
+    names = _country_zones() or frozenset(
+        name for name in _known_zone_names() if name.split("/", 1)[0] in LISTED_REGIONS)
     return (DEFAULT_ZONE, *sorted(names))
 
 
@@ -110,7 +117,9 @@ def canonicalize_zone_name(text: str | None) -> str | None:
         return format_fixed_offset(signed)
     if text not in _known_zone_names() and text != DEFAULT_ZONE:
         return None
-    target = _zone_links().get(text, text)
+    # A zone of the list stays as it is, even where the database now links it to another
+    # (Europe/Oslo to Europe/Berlin since 2022): people know their own place's name.
+    target = text if text in _country_zones() else _zone_links().get(text, text)
     return DEFAULT_ZONE if target in ("Etc/UTC", DEFAULT_ZONE) else target
 
 
