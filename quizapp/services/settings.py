@@ -40,11 +40,13 @@ def validate_settings(settings: StudySettings, *, kept_zone: str | None = None) 
         validate_time_zone(settings.time_zone)
 
 
+UNKNOWN_ZONE_MESSAGE = "Pick a time zone from the list, such as Europe/Berlin or America/New_York."
+
+
 def validate_time_zone(name: str) -> None:
     """The user's time zone (their study day turns over at 04:00 there), or ServiceError."""
     if srs.canonicalize_zone_name(name) != name:
-        raise ServiceError(
-            "Pick a time zone from the list, such as Europe/Berlin or America/New_York.")
+        raise ServiceError(UNKNOWN_ZONE_MESSAGE)
 
 
 def compute_user_zone(user) -> tzinfo:

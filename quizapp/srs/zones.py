@@ -77,14 +77,26 @@ def listed_zone_names() -> tuple[str, ...]:
     return (DEFAULT_ZONE, *sorted(names))
 
 
+def _read_fixed_offset(text: str) -> int | None:
+    """Minutes east of UTC of "UTC+05:30" (within FIXED_OFFSET_RANGE), else None."""
+    fixed = FIXED_OFFSET_PATTERN.fullmatch(text)
+    if not fixed:
+        return None
+    sign, hours, minutes = fixed.groups()
+    total = int(hours) * 60 + int(minutes)
+    signed = total if sign == "+" else -total
+    low, high = FIXED_OFFSET_RANGE
+    return signed if int(minutes) < 60 and low <= signed <= high else None
+
+
 def is_zone_name(name: str | None) -> bool:
     """A stored zone this server can use: "UTC", a fixed offset as format_fixed_offset spells
     it, or any name the zone database knows (links included)."""
     if not name or len(name) > ZONE_NAME_MAX:
         return False
-    fixed = FIXED_OFFSET_PATTERN.fullmatch(name)
-    if fixed:
-        return canonicalize_zone_name(name) == name
+    minutes = _read_fixed_offset(name)
+    if minutes is not None:
+        return format_fixed_offset(minutes) == name
     return name == DEFAULT_ZONE or name in _known_zone_names()
 
 
@@ -106,15 +118,9 @@ def canonicalize_zone_name(text: str | None) -> str | None:
     text = (text or "").strip()
     if not text or len(text) > ZONE_NAME_MAX or not text.isascii():
         return None
-    fixed = FIXED_OFFSET_PATTERN.fullmatch(text)
-    if fixed:
-        sign, hours, minutes = fixed.groups()
-        total = int(hours) * 60 + int(minutes)
-        low, high = FIXED_OFFSET_RANGE
-        signed = total if sign == "+" else -total
-        if int(minutes) >= 60 or not low <= signed <= high:
-            return None
-        return format_fixed_offset(signed)
+    if FIXED_OFFSET_PATTERN.fullmatch(text):
+        minutes = _read_fixed_offset(text)
+        return None if minutes is None else format_fixed_offset(minutes)
     if text not in _known_zone_names() and text != DEFAULT_ZONE:
         return None
     # A zone of the list stays as it is, even where the database now links it to another
@@ -138,9 +144,7 @@ def compute_zone(name: str) -> tzinfo:
         raise ValueError(f"not a time zone name: {name!r}")
     if name == DEFAULT_ZONE:
         return UTC
-    fixed = FIXED_OFFSET_PATTERN.fullmatch(name)
-    if fixed:
-        sign, hours, minutes = fixed.groups()
-        offset = timedelta(hours=int(hours), minutes=int(minutes))
-        return timezone(offset if sign == "+" else -offset)
+    minutes = _read_fixed_offset(name)
+    if minutes is not None:
+        return timezone(timedelta(minutes=minutes))
     return zoneinfo.ZoneInfo(name)

@@ -33,6 +33,7 @@ from quizapp.services.settings import (
     NEW_PER_DAY_RANGE,
     RETENTION_RANGE,
     REVIEWS_PER_DAY_RANGE,
+    UNKNOWN_ZONE_MESSAGE,
 )
 
 USERNAME_MAX_INPUT = 40
@@ -151,8 +152,7 @@ class SettingsForm(FlaskForm):
             # The page shown again selects the zone still stored, not the first of the list
             # (a second save without looking would otherwise switch the user to UTC).
             field.data = field.object_data
-            raise ValidationError(
-                "Pick a time zone from the list, such as Europe/Berlin or America/New_York.")
+            raise ValidationError(UNKNOWN_ZONE_MESSAGE)
 
     def validate_desired_retention(self, field: DecimalField) -> None:
         # The field shows two decimals: a third would be saved, then shown (and saved back)
