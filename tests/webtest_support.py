@@ -148,6 +148,17 @@ def counted_statements(app):
         event.remove(engine, "before_cursor_execute", record)
 
 
+# The study-settings form as a newly registered user has it.
+SETTINGS = {"desired_retention": "0.9", "new_per_day": "20", "reviews_per_day": "200",
+            "time_zone": "UTC"}
+
+
+def post_settings(client, page_html: str | None = None, **fields: str):
+    """Post the study-settings form of a signed-in client: SETTINGS with ``fields`` changed."""
+    html = page_html if page_html is not None else client.get("/settings").text
+    return client.post("/settings", data={"csrf_token": csrf_token(html), **SETTINGS, **fields})
+
+
 def change_password(client, current: str, new: str = "a brand new secret"):
     """Post the password form of a signed-in client."""
     page = client.get("/settings")

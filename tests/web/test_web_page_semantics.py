@@ -7,7 +7,14 @@ import re
 from collections import Counter
 
 import pytest
-from webtest_support import csrf_token, rate_current, reach_first_skill, register, study_token
+from webtest_support import (
+    csrf_token,
+    post_settings,
+    rate_current,
+    reach_first_skill,
+    register,
+    study_token,
+)
 
 from quizapp.web.filters import format_spoken_interval
 
@@ -34,10 +41,7 @@ def input_tag(html: str, field_id: str) -> str:
 
 def test_settings_errors_are_tied_to_their_fields_and_the_first_takes_the_focus(client, bank):
     register(client, "sam")
-    page = client.get("/settings").text
-    response = client.post("/settings", data={
-        "csrf_token": csrf_token(page), "desired_retention": "5", "new_per_day": "-1",
-        "reviews_per_day": "200", "time_zone": "UTC"})
+    response = post_settings(client, desired_retention="5", new_per_day="-1")
     assert response.status_code == 400
     html = response.text
     retention, new = input_tag(html, "desired_retention"), input_tag(html, "new_per_day")
@@ -144,10 +148,7 @@ def test_exactly_one_field_has_the_focus_after_a_refused_registration(client, ba
 @pytest.mark.parametrize("field", ["desired_retention", "new_per_day", "reviews_per_day"])
 def test_a_number_that_cannot_be_read_gets_one_message_not_two(client, bank, field):
     register(client, "sam")
-    page = client.get("/settings").text
-    data = {"csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
-            "reviews_per_day": "200", "time_zone": "UTC", field: "lots"}
-    response = client.post("/settings", data=data)
+    response = post_settings(client, **{field: "lots"})
     assert response.status_code == 400
     errors = re.findall(rf'id="{field}-error-\d+">([^<]+)<', response.text)
     assert len(errors) == 1 and errors[0].startswith("Not a valid"), errors

@@ -12,6 +12,7 @@ from webtest_support import (
     change_password,
     csrf_token,
     login,
+    post_settings,
     rate_current,
     register,
     shown_key,
@@ -427,9 +428,7 @@ def test_history_shows_times_on_the_users_own_clock(app, client, bank, clock):
     row = re.compile(r"<td class=\"nowrap\">(\d{4}-\d\d-\d\d \d\d:\d\d)</td>")
     page = client.get("/study/history").text
     assert "When (UTC)" in page and row.findall(page) == ["2025-03-03 09:00", "2025-03-03 09:10"]
-    set_offset = client.post("/settings", data={
-        "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": "0.9",
-        "new_per_day": "20", "reviews_per_day": "200", "time_zone": "UTC-05:30"})
+    set_offset = post_settings(client, time_zone="UTC-05:30")
     assert set_offset.status_code == 303
     page = client.get("/study/history").text
     assert "When (UTC-05:30)" in page
@@ -438,10 +437,8 @@ def test_history_shows_times_on_the_users_own_clock(app, client, bank, clock):
 
 def test_settings_change_retention_and_limits(app, client, bank, clock):
     register(client, "sam")
-    page = client.get("/settings").text
-    response = client.post("/settings", data={
-        "csrf_token": csrf_token(page), "desired_retention": "0.8", "new_per_day": "5",
-        "reviews_per_day": "50", "time_zone": "Europe/Paris"})
+    response = post_settings(client, desired_retention="0.8", new_per_day="5",
+                             reviews_per_day="50", time_zone="Europe/Paris")
     assert response.status_code == 303
     with app.app_context():
         user = db.session.scalar(select(User))
@@ -459,9 +456,7 @@ def test_settings_reject_out_of_range_values(app, client, bank):
                          ("reviews_per_day", "lots"), ("time_zone", "Mars/Olympus_Mons"),
                          ("time_zone", "UTC+15:00"), ("time_zone", ""),
                          ("desired_retention", "0.955")):
-        data = {"csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
-                "reviews_per_day": "200", "time_zone": "UTC", field: value}
-        response = client.post("/settings", data=data)
+        response = post_settings(client, page, **{field: value})
         assert response.status_code == 400, field
     # A third decimal would be saved, then shown rounded and saved back rounded unasked.
     assert "Use at most two decimals" in response.text and 'value="0.955"' in response.text
@@ -473,9 +468,7 @@ def test_settings_reject_out_of_range_values(app, client, bank):
 @pytest.mark.parametrize("typed, stored", [("0.7", 0.7), ("0.70", 0.7), ("0.99", 0.99)])
 def test_settings_take_both_ends_of_the_retention_range(app, client, bank, typed, stored):
     register(client, "sam")
-    response = client.post("/settings", data={
-        "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": typed,
-        "new_per_day": "20", "reviews_per_day": "200", "time_zone": "UTC"})
+    response = post_settings(client, desired_retention=typed)
     assert response.status_code == 303, response.text
     with app.app_context():
         assert db.session.scalar(select(User.desired_retention)) == stored
@@ -484,9 +477,7 @@ def test_settings_take_both_ends_of_the_retention_range(app, client, bank, typed
 @pytest.mark.parametrize("typed", ["0.69", "1.00", "0.991"])
 def test_settings_refuse_retention_just_outside_the_range(app, client, bank, typed):
     register(client, "sam")
-    response = client.post("/settings", data={
-        "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": typed,
-        "new_per_day": "20", "reviews_per_day": "200", "time_zone": "UTC"})
+    response = post_settings(client, desired_retention=typed)
     assert response.status_code == 400
     with app.app_context():
         assert db.session.scalar(select(User.desired_retention)) == 0.9
@@ -580,18 +571,14 @@ def test_a_stored_zone_this_server_does_not_know_is_kept_and_said_to_be_unknown(
     page = client.get("/settings").text
     assert re.search(r'<option selected value="America/Nowhere">America/Nowhere \(unknown to '
                      r"this server, so UTC is used\)</option>", page)
-    saved = client.post("/settings", data={
-        "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "7",
-        "reviews_per_day": "200", "time_zone": "America/Nowhere"})
+    saved = post_settings(client, page, new_per_day="7", time_zone="America/Nowhere")
     assert saved.status_code == 303
     with app.app_context():
         assert db.session.scalar(select(User.time_zone)) == "America/Nowhere"
         assert db.session.scalar(select(User.new_per_day)) == 7
     rate_current(client, 3)  # so the history has a table with its zone in the heading
     assert "When (UTC)" in client.get("/study/history").text  # what the day is counted in
-    other_unknown = client.post("/settings", data={
-        "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "7",
-        "reviews_per_day": "200", "time_zone": "Europe/Nowhere"})
+    other_unknown = post_settings(client, page, new_per_day="7", time_zone="Europe/Nowhere")
     assert other_unknown.status_code == 400 and "Pick a time zone from the list" in other_unknown.text
 
 
@@ -601,9 +588,7 @@ def test_a_refused_zone_leaves_the_stored_one_selected(app, client, bank):
         db.session.scalar(select(User)).time_zone = "Asia/Kolkata"
         db.session.commit()
     page = client.get("/settings").text
-    response = client.post("/settings", data={
-        "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
-        "reviews_per_day": "200", "time_zone": "Mars/Olympus_Mons"})
+    response = post_settings(client, page, time_zone="Mars/Olympus_Mons")
     assert response.status_code == 400
     assert re.findall(r'<option selected value="([^"]+)"', response.text) == ["Asia/Kolkata"]
 
@@ -616,9 +601,7 @@ def test_a_link_is_shown_and_saved_as_the_zone_it_names(app, client, bank):
     page = client.get("/settings").text
     assert re.findall(r'<option selected value="([^"]+)"', page) == ["Asia/Kolkata"]
     assert 'value="Asia/Calcutta"' not in page  # links are not offered beside their zone
-    saved = client.post("/settings", data={
-        "csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "20",
-        "reviews_per_day": "200", "time_zone": "US/Eastern"})
+    saved = post_settings(client, page, time_zone="US/Eastern")
     assert saved.status_code == 303
     with app.app_context():
         assert db.session.scalar(select(User.time_zone)) == "America/New_York"
