@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from urllib.parse import quote
 
@@ -118,6 +119,16 @@ def new_page(browser, scheme: str, viewport: dict):
     return context.new_page()
 
 
+@contextmanager
+def opened_page(browser, viewport: dict, scheme: str = "light"):
+    """new_page, closed however the test ends."""
+    page = new_page(browser, scheme, viewport)
+    try:
+        yield page
+    finally:
+        page.context.close()
+
+
 def reveal_answer(page) -> None:
     page.keyboard.press("Space")
     page.locator(".rate-bar").wait_for(state="visible")
@@ -207,8 +218,7 @@ def test_explorer_shapes_and_strides_stay_on_one_line(browser, base, viewport):
 
 
 def test_question_filters_stack_on_a_small_phone_so_their_choices_show(browser, base):
-    page = new_page(browser, "light", {"width": 320, "height": 640})
-    try:
+    with opened_page(browser, {"width": 320, "height": 640}) as page:
         page.goto(f"{base}/questions")
         widths = page.evaluate("""() => {
             const form = document.querySelector('.filters');
@@ -219,39 +229,30 @@ def test_question_filters_stack_on_a_small_phone_so_their_choices_show(browser, 
         }""")
         inner, labels = widths[0], widths[1:]
         assert len(labels) >= 4 and all(width >= inner - 1 for width in labels), widths
-    finally:
-        page.context.close()
 
 
 def test_concept_tags_are_targets_of_24_px_or_more(browser, base):
-    page = new_page(browser, "light", PHONE)
-    try:
+    with opened_page(browser, PHONE) as page:
         page.goto(f"{base}/questions")
         heights = page.evaluate(
             "[...document.querySelectorAll('a.tag')].map((a) => a.getBoundingClientRect().height)")
         assert heights and min(heights) >= 24, heights
-    finally:
-        page.context.close()
 
 
 @pytest.mark.parametrize("width", [320, 375])
 def test_a_forty_character_username_does_not_widen_a_phone_page(browser, base, width):
-    page = new_page(browser, "light", {"width": width, "height": 640})
-    try:
+    with opened_page(browser, {"width": width, "height": 640}) as page:
         register_in_browser(page, base, "a" * 40)
         for path in ("/study", "/settings", "/questions"):
             page.goto(base + path)
             assert page_width(page) <= width, path
             logout = page.locator("form[action$='/logout'] button").bounding_box()
             assert logout["x"] >= 0 and logout["x"] + logout["width"] <= width, path
-    finally:
-        page.context.close()
 
 
 @pytest.mark.parametrize("width", [320, 375])
 def test_a_six_dimension_stride_fits_a_phone_card(browser, base, width):
-    page = new_page(browser, "light", {"width": width, "height": 640})
-    try:
+    with opened_page(browser, {"width": width, "height": 640}) as page:
         page.goto(base + "/explorer?expr=torch.zeros(2, 3, 4, 5, 6, 7)"
                          ".permute(5, 4, 3, 2, 1, 0).reshape(7, -1).expand(3, 7, 720)")
         overflow = page.evaluate("""() => {
@@ -259,5 +260,3 @@ def test_a_six_dimension_stride_fits_a_phone_card(browser, base, width):
             return [box.scrollWidth, box.clientWidth];
         }""")
         assert overflow[0] <= overflow[1], overflow
-    finally:
-        page.context.close()
