@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import zoneinfo
 from datetime import UTC, date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -13,10 +14,12 @@ from quizapp.srs import (
     compute_zone,
     day_start,
     format_fixed_offset,
+    is_zone_name,
     listed_zone_names,
     new_state,
     next_day_start,
     review,
+    zones,
 )
 from quizapp.srs.study_day import DAY_STARTS_AT, compute_day_start_on
 
@@ -60,6 +63,28 @@ def test_compute_zone_takes_stored_names_links_included_and_refuses_the_rest():
     # A link stored before links were turned into their zones still works.
     assert compute_zone("Asia/Calcutta").utcoffset(datetime(2025, 1, 1)) == timedelta(
         hours=5, minutes=30)
+
+
+def test_a_stored_zone_is_read_without_listing_the_zone_database(monkeypatch):
+    def listing_forbidden():
+        raise AssertionError("the whole zone database was listed")
+
+    zones._loads_as_zone.cache_clear()
+    zones._known_zone_names.cache_clear()
+    monkeypatch.setattr(zoneinfo, "available_timezones", listing_forbidden)
+    try:
+        assert is_zone_name("America/Santiago") and is_zone_name("Asia/Calcutta")
+        for name in ("Europe", "zone.tab", "tzdata.zi", "../etc/passwd", "/etc/localtime",
+                     "Europe/../Europe/Berlin", "localtime", "Factory", "posixrules",
+                     "Europe/Berlin/", "Mars/Olympus_Mons"):
+            assert not is_zone_name(name), name
+    finally:
+        zones._loads_as_zone.cache_clear()
+        zones._known_zone_names.cache_clear()
+
+
+def test_stored_zone_check_agrees_with_the_zone_database():
+    assert all(zones._loads_as_zone(name) for name in zones._known_zone_names())
 
 
 def test_the_listed_zones_are_places_people_pick():
