@@ -90,6 +90,12 @@ def format_local_time(moment: datetime) -> str:
     return moment.astimezone(current_zone()).strftime("%Y-%m-%d %H:%M")
 
 
+def format_local_day(start: datetime) -> str:
+    """A study day, by its start, as the user's calendar names it: "Wed 2 Dec"."""
+    local = start.astimezone(current_zone())
+    return f"{local:%a} {local.day} {local:%b}"
+
+
 def claim_error_focus() -> bool:
     """True for the first field in error a page renders (it takes the focus), False after."""
     if g.get("error_focus_claimed"):
@@ -101,6 +107,7 @@ def claim_error_focus() -> bool:
 def register_filters(app: Flask) -> None:
     app.add_template_global(claim_error_focus, "claim_error_focus")
     app.add_template_filter(format_local_time, "local_time")
+    app.add_template_filter(format_local_day, "local_day")
     app.add_template_global(current_zone_name, "user_zone_name")
     app.add_template_filter(render_markdown, "markdown")
     app.add_template_filter(render_python, "python")

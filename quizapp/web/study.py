@@ -7,7 +7,7 @@ from flask_login import current_user, login_required
 
 from quizapp import srs
 from quizapp.extensions import db
-from quizapp.services import paging, reviews, skill_reviews
+from quizapp.services import paging, reviews, skill_reviews, study_stats
 from quizapp.services.errors import Conflict, ServiceError
 from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS
@@ -155,3 +155,12 @@ def history():
     return render_template(
         "study/history.html", history=reviews.list_history(db.session, current_user, page),
         ratings=RATING_LABELS)
+
+
+@bp.route("/study/stats")
+@login_required
+def stats():
+    """Progress: items by stage, the coming week's reviews, retention and the last two weeks."""
+    return render_template(
+        "study/stats.html",
+        stats=study_stats.compute_study_stats(db.session, current_user, current_time()))

@@ -49,7 +49,8 @@ EXPLORER = f"/explorer?expr={quote(CHANNELS_LAST)}"
 EXPLORER_VIEW = f"/explorer?expr={quote('torch.arange(24.).view(2, 3, 4).transpose(0, 1).view(3, 8)')}"
 ANONYMOUS_PAGES = ["/", "/questions", "/questions/long-inline-code", "/questions/layout-middle",
                    "/explorer", EXPLORER, EXPLORER_VIEW, "/login", "/register"]
-ACCOUNT_PAGES = ["/", "/study", "/settings", "/study/history", "/questions/long-inline-code"]
+ACCOUNT_PAGES = ["/", "/study", "/settings", "/study/history", "/study/stats",
+                 "/questions/long-inline-code"]
 
 # Every element with its own visible text: its colour (faded by any opacity on the way up) against
 # the background it sits on (the nearest backgrounds up the tree, blended until one is opaque).
@@ -168,6 +169,8 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, base, scheme):
     page.goto(f"{base}/study/history")
     assert page.locator("tr[data-review-id]").count() == 1
     too_wide["/study/history, one review"] = page_width(page)
+    page.goto(f"{base}/study/stats")
+    too_wide["/study/stats, one review"] = page_width(page)
     page.context.close()
     wide = [f"{path}: {width} px" for path, width in too_wide.items() if width > PHONE["width"]]
     assert wide == [], "\n".join(wide)
@@ -192,6 +195,8 @@ def test_text_contrast_meets_wcag_aa(browser, base, scheme):
         page.keyboard.press("2")  # Hard, so the history shows that rating's chip
     page.goto(f"{base}/study/history")
     failures += low_contrast(page, "/study/history", checked)
+    page.goto(f"{base}/study/stats")
+    failures += low_contrast(page, "/study/stats", checked)
     page.context.close()
     # The colours QA found too faint are all on these pages: comments, numbers, interpolation and
     # the torch module name in code, every level badge, both storage badges, the rating labels

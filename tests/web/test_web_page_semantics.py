@@ -98,7 +98,8 @@ def test_study_pages_have_headings_and_titles_of_their_own(client, skill_bank):
 
 
 @pytest.mark.parametrize("path, current", [("/study", "Study"), ("/study/history", "History"),
-                                           ("/settings", "Settings"), ("/questions", "Questions")])
+                                           ("/study/stats", "Stats"), ("/settings", "Settings"),
+                                           ("/questions", "Questions")])
 def test_the_navigation_marks_exactly_the_current_page(client, bank, path, current):
     register(client, "sam")
     html = client.get(path).text
@@ -106,7 +107,7 @@ def test_the_navigation_marks_exactly_the_current_page(client, bank, path, curre
     assert marked == [current]
 
 
-@pytest.mark.parametrize("path", ["/study", "/settings", "/study/history"])
+@pytest.mark.parametrize("path", ["/study", "/settings", "/study/history", "/study/stats"])
 def test_no_id_is_used_twice_on_a_page(client, bank, path):
     register(client, "sam")
     rate_current(client, 3)  # so the study page has its Undo form too

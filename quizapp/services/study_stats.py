@@ -1,0 +1,116 @@
+"""A user's progress: items by stage, the coming week's workload, retention and recent days."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from datetime import datetime, timedelta, tzinfo
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import Session
+
+from quizapp import srs
+from quizapp.models import Item, Review, ReviewState, User
+from quizapp.services.settings import compute_user_zone
+
+FORECAST_DAYS = 7  # today (overdue items included) and the six study days after it
+RECENT_DAYS = 14  # today and the thirteen study days before it
+# Retention is read over the reviews of items that were in Review (Anki's "true retention":
+# learning steps left out), in the last 30 days: enough ratings to mean something, recent
+# enough to follow a change of the desired retention.
+RETENTION_WINDOW = timedelta(days=30)
+
+
+@dataclass(frozen=True)
+class DayCount:
+    """One study day (starting at ``start``, UTC) and what falls in it."""
+
+    start: datetime
+    count: int
+    seconds: int = 0  # time spent answering, for past days
+
+
+@dataclass(frozen=True)
+class StudyStats:
+    new: int  # in the bank, never rated by this user
+    learning: int  # in learning or relearning steps
+    review: int  # past their steps, scheduled days ahead
+    forecast: tuple[DayCount, ...]  # due per study day, today first (overdue counted today)
+    recent: tuple[DayCount, ...]  # ratings per study day, today first
+    retention_reviews: int  # ratings of items in Review within RETENTION_WINDOW
+    retention_passed: int  # of those, rated Hard, Good or Easy (not Again)
+    desired_retention: float
+
+    @property
+    def retention(self) -> float | None:
+        """Share of reviews recalled (None before the first review of an item in Review)."""
+        return self.retention_passed / self.retention_reviews if self.retention_reviews else None
+
+
+def compute_day_starts(now: datetime, zone: tzinfo, before: int, after: int) -> list[datetime]:
+    """Starts of the study days from ``before`` days back to ``after`` days ahead of today's,
+    in order (one more than before + after: the end of the last day is included)."""
+    today, tomorrow = srs.compute_study_day(now, zone)
+    starts = [today, tomorrow]
+    for _ in range(after - 1):
+        starts.append(srs.next_day_start(starts[-1], zone))
+    for _ in range(before):
+        # The instant before a day's start lies in the day before it (23 to 25 hours long).
+        starts.insert(0, srs.day_start(starts[0] - timedelta(microseconds=1), zone))
+    return starts
+
+
+def _count_stages(session: Session, user: User) -> tuple[int, int, int]:
+    """(new, learning, review) among the items of the bank (retired ones left out)."""
+    active = Item.retired.is_(False)
+    learning, seen = session.execute(
+        select(func.coalesce(func.sum(case((ReviewState.learning.is_(True), 1), else_=0)), 0),
+               func.count())
+        .select_from(ReviewState).join(Item, ReviewState.item_id == Item.id)
+        .where(ReviewState.user_id == user.id, active)).one()
+    total = session.execute(select(func.count()).select_from(Item).where(active)).scalar_one()
+    return total - seen, learning, seen - learning
+
+
+def _count_by_day(moments: list[tuple[datetime, int]],
+                  starts: list[datetime]) -> list[tuple[int, int]]:
+    """(how many, their total weight) of ``moments`` (moment, weight) in each study day
+    [starts[i], starts[i + 1]); moments outside every day are left out."""
+    totals = [(0, 0)] * (len(starts) - 1)
+    for moment, weight in moments:
+        index = bisect_right(starts, moment) - 1
+        if 0 <= index < len(totals):
+            count, total = totals[index]
+            totals[index] = (count + 1, total + weight)
+    return totals
+
+
+def compute_study_stats(session: Session, user: User, now: datetime) -> StudyStats:
+    """Progress of ``user`` at ``now``, its days counted in the user's time zone."""
+    zone = compute_user_zone(user)
+    starts = compute_day_starts(now, zone, RECENT_DAYS - 1, FORECAST_DAYS)
+    past, coming = starts[:RECENT_DAYS + 1], starts[RECENT_DAYS - 1:]
+    new, learning, review = _count_stages(session, user)
+
+    dues = list(session.execute(
+        select(ReviewState.due).join(Item, ReviewState.item_id == Item.id)
+        .where(ReviewState.user_id == user.id, Item.retired.is_(False),
+               ReviewState.due < coming[-1])).scalars())
+    # Overdue items are waiting today: they count in today's column.
+    forecast = tuple(DayCount(start, count) for start, (count, _) in zip(
+        coming[:-1], _count_by_day([(max(due, coming[0]), 0) for due in dues], coming),
+        strict=True))
+
+    rows = session.execute(
+        select(Review.reviewed_at, Review.duration_ms)
+        .where(Review.user_id == user.id, Review.reviewed_at >= past[0])).all()
+    by_day = _count_by_day([(row.reviewed_at, row.duration_ms or 0) for row in rows], past)
+    recent = tuple(DayCount(start, count, spent_ms // 1000) for start, (count, spent_ms)
+                   in reversed(list(zip(past[:-1], by_day, strict=True))))
+
+    retention_reviews, retention_passed = session.execute(
+        select(func.count(), func.coalesce(func.sum(case((Review.rating > 1, 1), else_=0)), 0))
+        .where(Review.user_id == user.id, Review.was_review.is_(True),
+               Review.reviewed_at >= now - RETENTION_WINDOW)).one()
+    return StudyStats(new, learning, review, forecast, recent, retention_reviews,
+                      retention_passed, user.desired_retention)
