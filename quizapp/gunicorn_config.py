@@ -15,3 +15,7 @@ worker_class = "gthread"
 workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
 threads = int(os.environ.get("GUNICORN_THREADS", "2"))
 
+# gunicorn takes SCRIPT_NAME and PATH_INFO from request headers sent by a trusted forwarder,
+# which by default is any client on 127.0.0.1: a "SCRIPT_NAME: //evil.example" header made every
+# link and script of the page point at another host. quizapp is served at the root, so none.
+forwarder_headers = ""

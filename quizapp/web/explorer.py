@@ -96,7 +96,10 @@ def compute_status(doc: dict) -> int:
 @csrf.exempt  # read-only and cookie-independent: any client may ask
 def api_explain():
     if request.method == "POST":
-        body = request.get_json(silent=True)
+        try:
+            body = request.get_json(silent=True)
+        except RecursionError:  # arrays nested ~1,000 deep, in a body far under the size cap
+            body = None
         if not isinstance(body, dict):
             return render_error(400, "Send a JSON object such as {\"expr\": \"torch.arange(6)\"}.")
         raw = body.get("expr")

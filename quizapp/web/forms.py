@@ -125,11 +125,19 @@ def stop_if_unreadable(_form: FlaskForm, field) -> None:
         raise StopValidation()
 
 
+def stop_if_retention_not_finite(_form: FlaskForm, field) -> None:
+    """NaN and Infinity read as Decimals; comparing a signaling NaN ("sNaN") with the range's
+    bounds raises instead of failing, so they are refused before NumberRange sees them."""
+    if isinstance(field.data, Decimal) and not field.data.is_finite():
+        low, high = RETENTION_RANGE
+        raise StopValidation(f"Number must be between {low} and {high}.")
+
+
 class SettingsForm(FlaskForm):
     # Decimal bounds: NumberRange compares the typed Decimal("0.99") with its bounds, and the
     # float 0.99 is 0.98999..., so a float bound refused the top of the stated range.
     desired_retention = DecimalField("Desired retention", places=2, validators=[
-        stop_if_unreadable, InputRequired(),
+        stop_if_unreadable, InputRequired(), stop_if_retention_not_finite,
         NumberRange(*(Decimal(str(bound)) for bound in RETENTION_RANGE))])
     new_per_day = IntegerField("New items per day", validators=[
         stop_if_unreadable, InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
@@ -157,7 +165,7 @@ class SettingsForm(FlaskForm):
     def validate_desired_retention(self, field: DecimalField) -> None:
         # The field shows two decimals: a third would be saved, then shown (and saved back)
         # rounded, changing the setting without anyone asking.
-        # NumberRange has already refused what is missing, out of range, NaN or infinite.
+        # What is missing, out of range, NaN or infinite has been refused already.
         if field.errors or field.data is None or not field.data.is_finite():
             return
         if field.data != field.data.quantize(Decimal("0.01")):

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import quizapp.gunicorn_config as gunicorn_config
@@ -40,3 +43,45 @@ def test_gunicorn_accepts_the_config_and_the_app_factory(tmp_path):
 def test_the_dockerfile_and_the_benchmark_use_it():
     assert "--config python:quizapp.gunicorn_config" in (ROOT / "Dockerfile").read_text()
     assert '"python:quizapp.gunicorn_config"' in (ROOT / "bench" / "server.py").read_text()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def fetch(url: str, headers: dict[str, str]) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers),
+                                    timeout=5) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode()
+
+
+def test_a_script_name_header_cannot_move_the_pages_links_to_another_host(tmp_path):
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--config", "python:quizapp.gunicorn_config",
+         "--bind", f"127.0.0.1:{port}", "--workers", "1", "quizapp:create_app()"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={"PATH": "/usr/bin:/bin", "QUIZAPP_ENV": "testing", "HOME": str(tmp_path),
+             "QUIZAPP_INSTANCE_PATH": str(tmp_path)})
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                status, page = fetch(f"{base}/login", {})
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert status == 200 and 'href="/static/app.css"' in page
+        forged = {"SCRIPT_NAME": "//evil.example"}
+        status, page = fetch(f"{base}/login", forged)
+        assert status == 200 and "evil.example" not in page
+        status, page = fetch(f"{base}//evil.example/login", forged)
+        assert "evil.example/static" not in page
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

@@ -14,12 +14,12 @@ from webtest_support import (
 
 HOSTILE = [
     "", " ", "\t\n", "²", "١٢٣", "０.９", "9" * 40, "-" + "9" * 25, str(2**63), "-1", "0",
-    "1e309", "nan", "-inf", "0x10", "x" * 5000, "' OR 1=1 --", "<script>alert(1)</script>",
+    "1e309", "nan", "sNaN", "-snan", "-inf", "0x10", "x" * 5000, "' OR 1=1 --", "<script>alert(1)</script>",
     "%00", "\x00", "\u202e\u200b", "🙂" * 300, "../../etc/passwd", "{{ 7 * 7 }}",
 ]
 # The query parameters each GET route reads; a path parameter is marked "<path>".
 GET_ROUTES = {
-    "/": [], "/study": [], "/study/history": ["page"], "/settings": [], "/register": [],
+    "/": [], "/study": [], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
     "/questions": ["level", "concept", "importance", "q", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
@@ -138,3 +138,12 @@ def test_hostile_json_never_causes_a_500(client):
         response = client.post("/api/explain", json=body)
         assert response.status_code < 500, body
     assert client.post("/logout", data={}).status_code < 500
+
+
+@pytest.mark.parametrize("depth", [50, 2_000, 30_000])
+def test_deeply_nested_json_is_a_400_not_a_500(client, depth):
+    # 2,000 nested arrays are 4 KB, far under the body cap, and deeper than Python's recursion
+    # limit lets the json module read.
+    response = client.post("/api/explain", data="[" * depth + "]" * depth,
+                           content_type="application/json")
+    assert response.status_code == 400 and "JSON object" in response.get_json()["error"]

@@ -465,6 +465,16 @@ def test_settings_reject_out_of_range_values(app, client, bank):
         assert (user.desired_retention, user.new_per_day) == (0.9, 20)
 
 
+@pytest.mark.parametrize("typed", ["nan", "sNaN", "-snan", "Infinity", "-inf"])
+def test_settings_refuse_retention_that_is_not_a_finite_number(app, client, bank, typed):
+    register(client, "sam")
+    response = post_settings(client, desired_retention=typed)
+    assert response.status_code == 400
+    assert response.text.count("Number must be between 0.7 and 0.99.") == 1
+    with app.app_context():
+        assert db.session.scalar(select(User.desired_retention)) == 0.9
+
+
 @pytest.mark.parametrize("typed, stored", [("0.7", 0.7), ("0.70", 0.7), ("0.99", 0.99)])
 def test_settings_take_both_ends_of_the_retention_range(app, client, bank, typed, stored):
     register(client, "sam")
