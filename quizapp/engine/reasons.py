@@ -58,6 +58,14 @@ def _contiguous_copy(t, result, fmt):
     )
 
 
+# at::infer_dense_strides (ATen/ExpandUtils.cpp) sorts the dims, from row-major order, with a
+# comparison that declines to order a stride-0 dim against any other and breaks a tie of strides
+# by size: the same order as this rule (tests/engine check it against torch's clone()).
+DENSE_ORDER_RULE = ("from row-major order, dims are sorted by stride, smallest innermost; a "
+                    "stride-0 dim keeps its row-major place, and of two equal strides the "
+                    "smaller size goes inside")
+
+
 def _clone(t, result, fmt):
     if fmt != "preserve_format":
         how = f"laid out in {fmt.replace('_', ' ')}"
@@ -66,7 +74,7 @@ def _clone(t, result, fmt):
     else:
         how = (
             f"the input strides {shape_text(t[1])} overlap or leave gaps, so dense strides are "
-            "inferred keeping the same dim order"
+            f"inferred in their order: {DENSE_ORDER_RULE}"
         )
     return (
         f"clone always copies into a new storage at offset 0 with strides "

@@ -45,6 +45,21 @@ def clone_source(rng: PuzzleRng, level: str) -> tuple[str, tuple[Op, ...]]:
     return ctor_text("empty", (n,)), (op,)
 
 
+def compute_dense_order_text(shape: tuple, stride: tuple, answer: tuple) -> str:
+    """How clone() ordered x's dims (at::infer_dense_strides), naming the rules this x needs."""
+    order = sorted(range(len(shape)), key=lambda d: (answer[d], -d))  # innermost first
+    rules = ["starting from row-major order, the dims are sorted by stride, smallest innermost"]
+    if 0 in stride:
+        rules.append("a stride-0 dim is not compared with the others, so it keeps its "
+                     "row-major place")
+    nonzero = [s for s in stride if s]
+    if len(set(nonzero)) < len(nonzero):
+        rules.append("of two equal strides the smaller size goes inside")
+    dims = ", ".join(f"dim {d} (size {shape[d]})" for d in order)
+    return (f"{'; '.join(rules)}. Innermost first that is {dims}, and dense strides filled in "
+            f"that order are {fmt_tuple(answer)}.")
+
+
 def build_clone_strides(rng: PuzzleRng, level: str) -> Draft:
     for _attempt in range(8):  # a row-major x clones to row-major strides: nothing to learn
         ctor, x_ops = clone_source(rng, level)
@@ -71,8 +86,8 @@ def build_clone_strides(rng: PuzzleRng, level: str) -> Draft:
     because = ": " + (
         "x is dense (non-overlapping, no gaps), so the copy keeps its strides exactly."
         if x["stride"] == answer
-        else "x is not dense, so the copy gets dense strides that follow "
-        "the order of x's strides, smallest stride innermost."
+        else f"x is not dense, so the copy gets fresh dense strides in x's order: "
+        f"{compute_dense_order_text(x['shape'], x['stride'], answer)}"
     )
     return compute_stride_question(
         chain,
@@ -82,8 +97,10 @@ def build_clone_strides(rng: PuzzleRng, level: str) -> Draft:
         hints=(
             "clone() uses preserve_format: a dense input keeps its strides; any other input gets "
             "dense strides laid out in the order of its own strides.",
-            f"x has shape {fmt_tuple(x['shape'])} and strides {fmt_tuple(x['stride'])}. Sort the "
-            "dims by stride and fill them in densely, innermost first.",
+            f"x has shape {fmt_tuple(x['shape'])} and strides {fmt_tuple(x['stride'])}. Starting "
+            "from row-major order, sort the dims by stride, smallest innermost (a stride-0 dim "
+            "keeps its place; of equal strides the smaller size goes inside), then fill in dense "
+            "strides innermost first.",
         ),
         concepts=("clone", "memory-format", "non-overlapping-dense", "stride"),
         found=found,

@@ -85,14 +85,19 @@ def build_reshape_alias(rng: PuzzleRng, level: str) -> Draft:
     return compute_single_trace_draft(
         chain,
         tr,
-        prompt="Does `y` share storage with `x` (is it a view rather than a copy)?",
+        prompt="Does `y` share storage with `x` (would writing into `y` change `x`)?",
         answer_kind="bool",
         answer=alias,
         oracle_expr=SHARES_STORAGE,
         conclusion=reason,
         hints=(
-            "reshape returns a view whenever view() would succeed, and a copy otherwise. "
-            + VIEW_RULE,
+            # ravel is contiguous().view(-1), not reshape(-1): it copies a non-contiguous x
+            # even where view(-1) would work (and that copy still says _is_view()).
+            "ravel() is contiguous().view(-1): it returns a view only when x is already "
+            "contiguous, and copies otherwise, even where view(-1) would succeed."
+            if call.text == ".ravel()"
+            else f"{'flatten' if call.kind == 'flatten' else 'reshape'} returns a view whenever "
+            "view() would succeed, and a copy otherwise. " + VIEW_RULE,
             f"x has shape {fmt_tuple(tr.steps[chain.x_step]['shape'])} and strides "
             f"{fmt_tuple(tr.steps[chain.x_step]['stride'])}.",
         ),

@@ -91,3 +91,36 @@ def test_detach_shares_storage_but_is_not_a_view():
     )
     detached, viewed = pairs[2][0], pairs[3][0]
     assert not detached.is_view and detached.base is None and viewed.base is detached
+
+
+def follow_dense_order_rule(shape: tuple, stride: tuple) -> tuple:
+    """The rule the explorer and the clone_strides puzzle state (engine.reasons.DENSE_ORDER_RULE),
+    applied as a learner would: from row-major order (last dim innermost), sort the dims by
+    stride, smallest innermost, a tie putting the smaller size inside; a stride-0 dim keeps its
+    row-major place. Then dense strides, innermost first (a size-1 dim does not grow them)."""
+    row_major = list(range(len(shape) - 1, -1, -1))
+    movable = iter(sorted((d for d in row_major if stride[d]), key=lambda d: (stride[d], shape[d])))
+    order = [d if stride[d] == 0 else next(movable) for d in row_major]
+    dense, step = [0] * len(shape), 1
+    for d in order:
+        dense[d] = step
+        step *= max(shape[d], 1)
+    return tuple(dense)
+
+
+def test_the_stated_dense_order_rule_gives_torchs_clone_strides():
+    import random
+
+    import torch
+
+    rng, compared = random.Random(13), 0
+    while compared < 1500:
+        shape = tuple(rng.randint(1, 4) for _ in range(rng.randint(2, 5)))
+        stride = tuple(rng.choice((0, 0, 1, 2, 3, 4, 6, 8, 12)) for _ in shape)
+        x = torch.empty(sum((n - 1) * s for n, s in zip(shape, stride, strict=True)) + 1)
+        x = x.as_strided(shape, stride)
+        copied = x.clone().stride()
+        if copied == stride:
+            continue  # a dense input keeps its strides: the rule is for the other inputs
+        assert copied == follow_dense_order_rule(shape, stride), (shape, stride)
+        compared += 1

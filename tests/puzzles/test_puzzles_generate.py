@@ -169,3 +169,63 @@ def test_puzzles_layer_is_pure() -> None:
                         else [node.module or ""]
                     )
                     assert not any(m.split(".")[0] == "torch" for m in modules), path.name
+
+
+@pytest.mark.parametrize("level", ["senior", "principal"])
+def test_clone_strides_hints_and_explanation_lead_to_the_answer(level):
+    """The hint's rule, applied to the x it names, gives the answer (expanded and tied strides
+    included), and the explanation names the rules that this x needs."""
+    import re
+
+    seen = Counter()
+    for seed in range(300):
+        puzzle = generate("clone_strides", level, seed)
+        shape, stride = (tuple(int(n) for n in re.findall(r"-?\d+", group)) for group in
+                         re.search(r"shape (\([^)]*\)) and strides (\([^)]*\))",
+                                   puzzle["hints"][1]).groups())
+        # The conclusion, after the step-by-step trace (whose clone step states the whole rule).
+        answer, text = tuple(puzzle["answer"]), puzzle["explanation"].split("**Answer.**")[1]
+        if "x is dense" in text:
+            assert answer == stride
+            continue
+        row_major = list(range(len(shape) - 1, -1, -1))
+        movable = iter(sorted((d for d in row_major if stride[d]),
+                              key=lambda d: (stride[d], shape[d])))
+        order = [d if stride[d] == 0 else next(movable) for d in row_major]
+        dense, step = [0] * len(shape), 1
+        for d in order:
+            dense[d], step = step, step * max(shape[d], 1)
+        assert tuple(dense) == answer, (seed, shape, stride)
+        assert f"dense strides filled in that order are ({', '.join(map(str, answer))})" in text
+        zero, tied = 0 in stride, len({s for s in stride if s}) < len([s for s in stride if s])
+        assert ("stride-0 dim" in text) == zero and ("equal strides" in text) == tied
+        seen.update({"zero": zero, "tied": tied, "plain": not zero and not tied})
+    assert seen["plain"] and (level == "senior" or (seen["zero"] and seen["tied"]))
+
+
+def test_reshape_alias_hints_for_ravel_follow_contiguity_not_the_view_rule():
+    """ravel is contiguous().view(-1): its puzzles' answer is whether x is contiguous, and the
+    hint says so (the reshape hint, "a view whenever view() would succeed", misled on it)."""
+    import re
+
+    ravels = 0
+    for level in ("middle", "senior"):
+        for seed in range(400):
+            puzzle = generate("reshape_alias", level, seed)
+            if ".ravel()" not in puzzle["code"]:
+                assert "reshape returns a view" in puzzle["hints"][0] or \
+                    "flatten returns a view" in puzzle["hints"][0]
+                continue
+            ravels += 1
+            shape, stride = (tuple(int(n) for n in re.findall(r"-?\d+", group)) for group in
+                             re.search(r"shape (\([^)]*\)) and strides (\([^)]*\))",
+                                       puzzle["hints"][1]).groups())
+            row_major, step = [], 1
+            for size in reversed(shape):
+                row_major.insert(0, step)
+                step *= max(size, 1)
+            contiguous = all(a == b for a, b, n in zip(stride, row_major, shape, strict=True)
+                             if n != 1)
+            assert "contiguous().view(-1)" in puzzle["hints"][0]
+            assert puzzle["answer"] is contiguous, (level, seed)
+    assert ravels > 20
