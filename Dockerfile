@@ -5,7 +5,9 @@
 # Set QUIZAPP_SECRET_KEY (or QUIZAPP_SECRET_KEY_FILE) to manage the key yourself; otherwise one
 # is generated once into the volume. Behind an HTTPS proxy add -e QUIZAPP_HTTPS=1
 # -e QUIZAPP_PROXY_FIX_HOPS=1. QUIZAPP_DATABASE_URL may point at PostgreSQL instead.
-FROM python:3.11-slim
+# The patch release and the Debian release are pinned: the image changes only when this line
+# does (add the digest, python:3.11.14-slim-bookworm@sha256:..., where the build can read it).
+FROM python:3.11.14-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -20,10 +22,17 @@ WORKDIR /app
 # The web app never imports torch (only the `torch` extra's cross-checks do), so the image
 # installs the package without that extra and stays free of several GB of torch libraries.
 # The `postgres` extra (psycopg, with its own libpq) lets QUIZAPP_DATABASE_URL name PostgreSQL.
-# constraints.txt pins the dependencies' own dependencies too (the versions CI tested).
-COPY pyproject.toml README.md constraints.txt ./
+# constraints.txt pins the dependencies' own dependencies too (the versions CI tested), and
+# PIP_CONSTRAINT carries the pins into pip's isolated build environment (setuptools).
+# Dependencies first, read from pyproject.toml: this layer is built again only when they or
+# the pins change, not at every edit of the code.
+COPY pyproject.toml constraints.txt ./
+RUN python -c 'import tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print("\n".join(p["dependencies"] + p["optional-dependencies"]["postgres"]))' > /tmp/requirements.txt \
+    && PIP_CONSTRAINT=/app/constraints.txt pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+COPY README.md ./
 COPY quizapp ./quizapp
-RUN pip install -c constraints.txt ".[postgres]" && rm -rf quizapp
+RUN PIP_CONSTRAINT=/app/constraints.txt pip install --no-deps . && rm -rf quizapp build
 COPY migrations ./migrations
 COPY content ./content
 

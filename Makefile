@@ -1,30 +1,49 @@
 # quizapp — `make run` serves the app, `make test` runs the whole suite (see README.md).
-PYTHON ?= python3
+# python3.11 where the machine has one beside a newer python3 (quizapp needs 3.11).
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
+# `make run` installs what serving needs; `make test` adds torch, the test tools and psycopg.
+RUN_STAMP := $(VENV)/.installed-run-stamp
 STAMP := $(VENV)/.installed-stamp
 # Pins for every distribution an install brings in, not only the ones pyproject.toml names.
 CONSTRAINTS := constraints.txt
 HOST ?= 127.0.0.1
 PORT ?= 5000
+IS_PY311 := import sys; sys.exit(sys.version_info[:2] != (3, 11))
 
-.PHONY: install run test lint bench constraints clean
+.PHONY: install venv run test lint bench constraints clean
 
-$(STAMP): pyproject.toml $(CONSTRAINTS)
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+# A .venv made by another Python (3.12, say) goes, with its stamps, before make reads them: pip
+# would refuse every install in it.
+ifneq ($(shell test -x $(BIN)/python && ! $(BIN)/python -c '$(IS_PY311)' 2>/dev/null && echo stale),)
+$(info make: $(VENV) was made with another Python than 3.11; making it again)
+$(shell rm -rf $(VENV))
+endif
+
+venv:
+	@$(PYTHON) -c '$(IS_PY311)' 2>/dev/null || { echo "make: $(PYTHON) is not Python 3.11, which quizapp needs; run make PYTHON=/path/to/python3.11 $(MAKECMDGOALS)" >&2; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): pyproject.toml $(CONSTRAINTS) | venv
+	$(BIN)/python -m pip install --quiet --upgrade -c $(CONSTRAINTS) pip
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e .
+	touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml $(CONSTRAINTS) | venv
 	$(BIN)/python -m pip install --quiet --upgrade -c $(CONSTRAINTS) pip
 	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
-run: install
+run: venv $(RUN_STAMP)
 	mkdir -p instance
 	$(BIN)/quizapp db upgrade --directory migrations
 	$(BIN)/quizapp content load
 	$(BIN)/quizapp run --host $(HOST) --port $(PORT)
 
-test: install
+test: venv install
 	$(BIN)/ruff check quizapp tests bench migrations
 	$(BIN)/quizapp content check
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
