@@ -104,6 +104,17 @@ def compute_zone_choices(now: datetime, stored: str | None,
     return choices
 
 
+class NumberField(IntegerField):
+    """A whole number typed with the digits 0-9: int() also reads other scripts' digits ("٣"
+    is 3), which the page never shows and the ?page= parameter refuses as well."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        if valuelist and not valuelist[0].strip().isascii():
+            self.data = None
+            raise ValueError(self.gettext("Not a valid integer value."))
+        super().process_formdata(valuelist)
+
+
 class LoginForm(FlaskForm):
     username = StringField("Username", validators=[DataRequired(), Length(1, USERNAME_MAX_INPUT)])
     password = PasswordField("Password", validators=[DataRequired(), Length(1, PASSWORD_MAX)])
@@ -139,9 +150,9 @@ class SettingsForm(FlaskForm):
     desired_retention = DecimalField("Desired retention", places=2, validators=[
         stop_if_unreadable, InputRequired(), stop_if_retention_not_finite,
         NumberRange(*(Decimal(str(bound)) for bound in RETENTION_RANGE))])
-    new_per_day = IntegerField("New items per day", validators=[
+    new_per_day = NumberField("New items per day", validators=[
         stop_if_unreadable, InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
-    reviews_per_day = IntegerField("Reviews per day", validators=[
+    reviews_per_day = NumberField("Reviews per day", validators=[
         stop_if_unreadable, InputRequired(), NumberRange(*REVIEWS_PER_DAY_RANGE)])
     # Any zone the server knows is taken (study.js may pick an alias a browser reports, such
     # as "Asia/Calcutta"), so the choices only offer; validate_time_zone decides.
@@ -188,9 +199,9 @@ class RateForm(StudyForm):
     """A rating of the item named by the signed ``token`` (the page it was shown on)."""
 
     token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
-    rating = IntegerField(validators=[InputRequired(), NumberRange(1, 4)])
+    rating = NumberField(validators=[InputRequired(), NumberRange(1, 4)])
     answer = HiddenField(validators=[Length(0, ANSWER_MAX)])
-    hints_used = IntegerField(default=0, validators=[NumberRange(0, 2)])
+    hints_used = NumberField(default=0, validators=[NumberRange(0, 2)])
 
 
 class AnswerForm(StudyForm):
@@ -199,11 +210,11 @@ class AnswerForm(StudyForm):
     token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
     answer = StringField("Your answer", validators=[
         DataRequired(message="Type an answer first."), Length(1, ANSWER_MAX)])
-    hints_used = IntegerField(default=0, validators=[NumberRange(0, 2)])
+    hints_used = NumberField(default=0, validators=[NumberRange(0, 2)])
 
 
 class UndoForm(StudyForm):
-    review_id = IntegerField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
+    review_id = NumberField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
 
 
 class ExplainQueryForm(FlaskForm):

@@ -276,6 +276,9 @@ def test_bad_ratings_and_tampered_tokens_are_refused(app, client, bank):
     data = {"csrf_token": csrf_token(page), "token": study_token(page)}
     assert client.post("/study/rate", data={**data, "rating": "5"}).status_code == 400
     assert client.post("/study/rate", data={**data, "rating": "x"}).status_code == 400
+    # int() reads other scripts' digits ("٣" and "３" are 3); the form takes 0-9 only.
+    for digits in ("٣", "３", "𝟑"):
+        assert client.post("/study/rate", data={**data, "rating": digits}).status_code == 400
     assert client.post("/study/rate", data=data).status_code == 400
     forged = client.post("/study/rate", data={**data, "token": data["token"][:-3] + "abc",
                                               "rating": "3"})
@@ -453,6 +456,7 @@ def test_settings_reject_out_of_range_values(app, client, bank):
     register(client, "sam")
     page = client.get("/settings").text
     for field, value in (("desired_retention", "1.5"), ("new_per_day", "-1"),
+                         ("new_per_day", "٢٠"), ("reviews_per_day", "５０"),
                          ("reviews_per_day", "lots"), ("time_zone", "Mars/Olympus_Mons"),
                          ("time_zone", "UTC+15:00"), ("time_zone", ""),
                          ("desired_retention", "0.955")):
