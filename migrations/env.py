@@ -3,6 +3,7 @@ from logging.config import fileConfig
 
 from alembic import context
 from flask import current_app
+from sqlalchemy import text
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -13,6 +14,8 @@ config = context.config
 # Keep loggers configured by the app (and by pytest) working while migrations run.
 fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
+# The PostgreSQL advisory lock taken while migrations run (any fixed bigint will do).
+MIGRATION_LOCK_KEY = 7_175_697_261_707_021
 
 
 def get_engine():
@@ -100,7 +103,21 @@ def run_migrations_online():
         )
 
         with context.begin_transaction():
+            if connection.dialect.name == 'postgresql':
+                serialize_postgresql_migrations(connection)
             context.run_migrations()
+
+
+def serialize_postgresql_migrations(connection):
+    """Inside the migration's transaction: lift the app's statement timeout (a migration may
+    take long, and so may waiting for another), then wait for any other `quizapp db upgrade`
+    on this database. Two instances starting at once on a new database would otherwise both
+    create alembic_version, and the second would fail; with the lock it reads the revision
+    only after the first has committed, finds the database at head, and does nothing. The
+    lock is released when this transaction ends."""
+    connection.execute(text('SET LOCAL statement_timeout = 0'))
+    connection.execute(text('SELECT pg_advisory_xact_lock(:key)'),
+                       {'key': MIGRATION_LOCK_KEY})
 
 
 if context.is_offline_mode():

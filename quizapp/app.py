@@ -16,6 +16,7 @@ from quizapp.config import (
     compute_secret_key,
 )
 from quizapp.extensions import configure_sqlite, csrf, db, login_manager, migrate
+from quizapp.services.health import MIGRATION_SCRIPTS_KEY, read_migration_scripts
 from quizapp.web import register_web
 
 
@@ -50,8 +51,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["PUZZLE_SEED_SOURCE"] = None  # None: web.runtime.derive_puzzle_seed, SECRET_KEY
     app.config.update(overrides)
     # Pool options follow the URL finally in force (QUIZAPP_DATABASE_URL or an override).
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS",
-                          compute_engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", compute_engine_options(
+        app.config["SQLALCHEMY_DATABASE_URI"],
+        connect_timeout=app.config["DB_CONNECT_TIMEOUT_SECONDS"],
+        statement_timeout_ms=app.config["DB_STATEMENT_TIMEOUT_MS"],
+        pool_timeout=app.config["DB_POOL_TIMEOUT_SECONDS"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = compute_secret_key(os.environ, env_name, app.instance_path)
 
@@ -60,7 +64,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=compute_migrations_path(app))
+    migrations_path = compute_migrations_path(app)
+    migrate.init_app(app, db, directory=migrations_path)
+    # Read once: /healthz compares the database's revision with this head.
+    app.extensions[MIGRATION_SCRIPTS_KEY] = read_migration_scripts(migrations_path)
     csrf.init_app(app)
     login_manager.init_app(app)
     with app.app_context():

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+from werkzeug.security import generate_password_hash
 
 ENVIRONMENTS = ("development", "testing", "production")
 SECRET_KEY_FILENAME = "secret_key"
@@ -17,6 +18,17 @@ TESTING_SECRET_KEY = "testing-only-secret-key"
 # werkzeug's "scrypt:n:r:p"; the default is werkzeug's own (n=2**15, r=8, p=1).
 DEFAULT_PASSWORD_HASH = "scrypt"
 TESTING_PASSWORD_HASH = "scrypt:1024:8:1"
+PASSWORD_HASH_EXAMPLE = "scrypt:32768:8:1"
+# Production refuses a hash far cheaper than werkzeug's defaults (a test setting left in place):
+# scrypt needs n*r*p of at least half the default's 2**15*8, pbkdf2 100,000 iterations
+# (werkzeug's default is 1,000,000). Development and testing take any method werkzeug accepts.
+MIN_SCRYPT_COST = 2**14 * 8
+MIN_PBKDF2_ITERATIONS = 100_000
+# PostgreSQL timeouts (QUIZAPP_DB_*): a database that accepts connections and never answers
+# must not hold a request thread, or `quizapp db upgrade`, for ever.
+DB_CONNECT_TIMEOUT_SECONDS = 5  # per address tried; libpq's floor is 2
+DB_STATEMENT_TIMEOUT_MS = 30_000  # server side, per statement; 0 sends none (migrations lift it)
+DB_POOL_TIMEOUT_SECONDS = 10  # waiting for a free pooled connection
 
 
 class ConfigError(RuntimeError):
@@ -42,9 +54,14 @@ def canonicalize_int(value: str, name: str, low: int, high: int) -> int:
     return number
 
 
-def compute_engine_options(database_url: str) -> dict[str, int]:
+def compute_engine_options(
+        database_url: str, *, connect_timeout: int = DB_CONNECT_TIMEOUT_SECONDS,
+        statement_timeout_ms: int = DB_STATEMENT_TIMEOUT_MS,
+        pool_timeout: int = DB_POOL_TIMEOUT_SECONDS) -> dict[str, object]:
     """Pool sizing for a server's threads; none for in-memory SQLite, whose single shared
-    connection (SQLAlchemy's StaticPool) refuses pool arguments."""
+    connection (SQLAlchemy's StaticPool) refuses pool arguments. PostgreSQL also gets
+    timeouts and a liveness ping at checkout (connections that died in a database restart
+    are replaced instead of failing a request)."""
     try:
         url = make_url(database_url)
     except ArgumentError:
@@ -52,7 +69,24 @@ def compute_engine_options(database_url: str) -> dict[str, int]:
     in_memory = url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
     if url.get_backend_name() == "sqlite" and in_memory:
         return {}
-    return {"pool_size": 10, "max_overflow": 40}
+    options: dict[str, object] = {"pool_size": 10, "max_overflow": 40,
+                                  "pool_timeout": pool_timeout}
+    if url.get_backend_name() != "postgresql":
+        return options
+    options["pool_pre_ping"] = True
+    if url.get_driver_name() not in ("psycopg", "psycopg2"):
+        return options  # connect_args below are libpq's
+    # A setting written in the URL's query wins (connect_args would replace it otherwise).
+    connect_args: dict[str, object] = {}
+    if "connect_timeout" not in url.query:
+        connect_args["connect_timeout"] = connect_timeout
+    given = url.query.get("options")
+    given = given if isinstance(given, str) else ""
+    if statement_timeout_ms and "statement_timeout" not in given:
+        connect_args["options"] = f"{given} -c statement_timeout={statement_timeout_ms}".strip()
+    if connect_args:
+        options["connect_args"] = connect_args
+    return options
 
 
 def compute_environment(environ: Mapping[str, str], overrides: Mapping[str, object]) -> str:
@@ -77,7 +111,10 @@ def load_or_create_secret_key(instance_path: str) -> str:
     else:
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_hex(32))
-    key = path.read_text().strip()
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text; delete it to regenerate") from None
     if len(key) < SECRET_KEY_MIN:
         raise ConfigError(
             f"{path} holds a key shorter than {SECRET_KEY_MIN} characters; delete it to regenerate")
@@ -98,9 +135,14 @@ def compute_secret_key(environ: Mapping[str, str], env_name: str, instance_path:
     if environ.get("QUIZAPP_SECRET_KEY_FILE"):
         key_path = Path(environ["QUIZAPP_SECRET_KEY_FILE"])
         try:
-            key = key_path.read_text().strip()
+            key = key_path.read_text(encoding="utf-8").strip()
         except OSError as exc:
             raise ConfigError(f"cannot read QUIZAPP_SECRET_KEY_FILE {key_path}: {exc}") from None
+        except UnicodeDecodeError:
+            raise ConfigError(
+                f"QUIZAPP_SECRET_KEY_FILE {key_path} is not UTF-8 text (a key is printable "
+                "characters, e.g. from python -c 'import secrets; print(secrets.token_hex(32))')"
+            ) from None
         if len(key) < SECRET_KEY_MIN:
             raise ConfigError(
                 f"QUIZAPP_SECRET_KEY_FILE {key_path} holds fewer than {SECRET_KEY_MIN} characters")
@@ -112,6 +154,35 @@ def compute_secret_key(environ: Mapping[str, str], env_name: str, instance_path:
     raise ConfigError(
         "QUIZAPP_SECRET_KEY (or QUIZAPP_SECRET_KEY_FILE) is required when QUIZAPP_ENV=production"
     )
+
+
+def password_hash_cost_too_low(method: str) -> bool:
+    """Whether a method werkzeug accepted is far cheaper than its defaults (see MIN_*)."""
+    name, *args = method.split(":")
+    if name == "scrypt" and args:
+        n, r, p = map(int, args)
+        return n * r * p < MIN_SCRYPT_COST
+    if name == "pbkdf2" and len(args) == 2:
+        return int(args[1]) < MIN_PBKDF2_ITERATIONS
+    return False
+
+
+def compute_password_hash_method(environ: Mapping[str, str], env_name: str) -> str:
+    """QUIZAPP_PASSWORD_HASH, checked once here: a method werkzeug refuses would otherwise
+    start fine and then fail every registration."""
+    method = environ.get("QUIZAPP_PASSWORD_HASH")  # empty counts as unset
+    if not method:
+        return TESTING_PASSWORD_HASH if env_name == "testing" else DEFAULT_PASSWORD_HASH
+    try:
+        generate_password_hash("x", method=method)
+    except (ValueError, TypeError, OverflowError, MemoryError) as exc:
+        raise ConfigError(f"QUIZAPP_PASSWORD_HASH {method!r} is not a hash method werkzeug can "
+                          f"use ({exc}); use e.g. scrypt or {PASSWORD_HASH_EXAMPLE}") from None
+    if env_name == "production" and password_hash_cost_too_low(method):
+        raise ConfigError(f"QUIZAPP_PASSWORD_HASH {method!r} is too cheap for production (scrypt "
+                          f"needs n*r*p >= {MIN_SCRYPT_COST}, pbkdf2 >= {MIN_PBKDF2_ITERATIONS} "
+                          f"iterations); use e.g. scrypt or {PASSWORD_HASH_EXAMPLE}")
+    return method
 
 
 def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str) -> dict:
@@ -129,8 +200,17 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
             environ.get("QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", "10000"),
             "QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", 0, 600_000),
         "CONTENT_PATH": environ.get("QUIZAPP_CONTENT_PATH", content_default),
-        "PASSWORD_HASH_METHOD": environ.get(
-            "QUIZAPP_PASSWORD_HASH", TESTING_PASSWORD_HASH if testing else DEFAULT_PASSWORD_HASH),
+        # PostgreSQL only: see compute_engine_options.
+        "DB_CONNECT_TIMEOUT_SECONDS": canonicalize_int(
+            environ.get("QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS", str(DB_CONNECT_TIMEOUT_SECONDS)),
+            "QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS", 2, 600),
+        "DB_STATEMENT_TIMEOUT_MS": canonicalize_int(
+            environ.get("QUIZAPP_DB_STATEMENT_TIMEOUT_MS", str(DB_STATEMENT_TIMEOUT_MS)),
+            "QUIZAPP_DB_STATEMENT_TIMEOUT_MS", 0, 3_600_000),
+        "DB_POOL_TIMEOUT_SECONDS": canonicalize_int(
+            environ.get("QUIZAPP_DB_POOL_TIMEOUT_SECONDS", str(DB_POOL_TIMEOUT_SECONDS)),
+            "QUIZAPP_DB_POOL_TIMEOUT_SECONDS", 1, 600),
+        "PASSWORD_HASH_METHOD": compute_password_hash_method(environ, env_name),
         # Login throttling: failures allowed per account / per address within the window.
         "LOGIN_LIMIT_PER_ACCOUNT": canonicalize_int(
             environ.get("QUIZAPP_LOGIN_LIMIT_PER_ACCOUNT", "5"),

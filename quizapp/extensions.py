@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -26,10 +28,28 @@ def configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine, "connect")
     def set_sqlite_pragmas(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-API object)
-        cursor = dbapi_connection.cursor()
-        # WAL lets readers proceed while one writer commits; in-memory databases keep "memory".
+        apply_sqlite_pragmas(dbapi_connection, engine.url.database or "", busy_timeout_ms)
+
+
+def apply_sqlite_pragmas(dbapi_connection: sqlite3.Connection, database: str,
+                         busy_timeout_ms: int) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers proceed while one writer commits; in-memory databases keep "memory".
+    try:
         cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.close()
+    except sqlite3.OperationalError as exc:
+        # Switching the journal writes the file. A read-only database (file mode, a read-only
+        # mount, ?mode=ro) keeps its journal: reads work, and a write fails with SQLite's own
+        # "attempt to write a readonly database".
+        if exc.sqlite_errorname == "SQLITE_READONLY_DIRECTORY":
+            # Nothing can be read either: say why instead of failing every query the same way.
+            raise sqlite3.OperationalError(
+                f"{database} is a WAL database in a read-only folder: SQLite must create its "
+                "-shm file there to read it. Make the folder writable (or, while nothing "
+                "writes to it, open sqlite:///file:PATH?immutable=1&uri=true)") from exc
+        if exc.sqlite_errorname != "SQLITE_READONLY":
+            raise
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

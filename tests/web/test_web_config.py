@@ -1,4 +1,4 @@
-"""Configuration from QUIZAPP_* variables, the secret key rules and the SQLite pragmas."""
+"""Configuration from QUIZAPP_* variables: keys, password hash, engine options, SQLite pragmas."""
 
 from __future__ import annotations
 
@@ -15,7 +15,9 @@ from quizapp.extensions import db
 @pytest.fixture
 def clean_env(monkeypatch):
     for name in ("QUIZAPP_ENV", "QUIZAPP_SECRET_KEY", "QUIZAPP_SECRET_KEY_FILE",
-                 "QUIZAPP_DATABASE_URL", "QUIZAPP_HTTPS", "QUIZAPP_INSTANCE_PATH"):
+                 "QUIZAPP_DATABASE_URL", "QUIZAPP_HTTPS", "QUIZAPP_INSTANCE_PATH",
+                 "QUIZAPP_PASSWORD_HASH", "QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS",
+                 "QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "QUIZAPP_DB_POOL_TIMEOUT_SECONDS"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -99,10 +101,92 @@ def test_in_memory_sqlite_urls_start_migrate_and_answer_health_checks(clean_env,
 
 def test_file_and_server_databases_get_a_sized_pool_and_bad_urls_a_clear_error(clean_env, tmp_path):
     for url in (f"sqlite:///{tmp_path}/pool.db", "postgresql+psycopg://u:p@db.example/quizapp"):
-        assert compute_engine_options(url) == {"pool_size": 10, "max_overflow": 40}
+        options = compute_engine_options(url)
+        assert (options["pool_size"], options["max_overflow"], options["pool_timeout"]) == (
+            10, 40, 10)
     clean_env.setenv("QUIZAPP_DATABASE_URL", "not a url at all")
     with pytest.raises(ConfigError, match="QUIZAPP_DATABASE_URL is not a database URL"):
         create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+
+
+def test_postgresql_gets_timeouts_and_a_ping_and_sqlite_neither(clean_env, tmp_path):
+    """A database that accepts connections and never answers must not hold a thread for ever;
+    a connection that died in a database restart is replaced at checkout, not used."""
+    postgresql = compute_engine_options("postgresql+psycopg://u:p@db.example/quizapp")
+    assert postgresql["pool_pre_ping"] is True
+    assert postgresql["connect_args"] == {"connect_timeout": 5,
+                                          "options": "-c statement_timeout=30000"}
+    sqlite = compute_engine_options(f"sqlite:///{tmp_path}/pool.db")
+    assert "pool_pre_ping" not in sqlite and "connect_args" not in sqlite
+    clean_env.setenv("QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS", "3")
+    clean_env.setenv("QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "0")
+    clean_env.setenv("QUIZAPP_DB_POOL_TIMEOUT_SECONDS", "7")
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path),
+                      "SQLALCHEMY_DATABASE_URI": "postgresql+psycopg://u:p@db.example/quizapp"})
+    options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert options["connect_args"] == {"connect_timeout": 3}  # 0: no statement timeout sent
+    assert options["pool_timeout"] == 7
+
+
+def test_timeouts_written_in_the_database_url_win(clean_env):
+    options = compute_engine_options("postgresql+psycopg://u:p@db.example/quizapp"
+                                     "?connect_timeout=20&options=-c%20search_path%3Dquiz")
+    assert options["connect_args"] == {
+        "options": "-c search_path=quiz -c statement_timeout=30000"}
+    options = compute_engine_options("postgresql+psycopg://u:p@db.example/quizapp"
+                                     "?options=-c%20statement_timeout%3D5s")
+    assert options["connect_args"] == {"connect_timeout": 5}
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS", "1"),
+    ("QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS", "soon"),
+    ("QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "-1"),
+    ("QUIZAPP_DB_POOL_TIMEOUT_SECONDS", "0"),
+])
+def test_bad_database_timeouts_are_one_line_errors(clean_env, tmp_path, name, value):
+    clean_env.setenv(name, value)
+    with pytest.raises(ConfigError, match=name) as raised:
+        create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize("method", ["nonsense", "md5", "pbkdf2:sha256:abc", "scrypt:1:1:1",
+                                    "scrypt:16384:8", "pbkdf2:nonsense"])
+def test_a_password_hash_werkzeug_cannot_use_stops_the_start(clean_env, tmp_path, method):
+    """It used to start, and then every registration failed with a 500."""
+    clean_env.setenv("QUIZAPP_PASSWORD_HASH", method)
+    with pytest.raises(ConfigError, match="QUIZAPP_PASSWORD_HASH .* e.g. scrypt") as raised:
+        create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+    assert "\n" not in str(raised.value)
+
+
+def test_a_valid_password_hash_is_used_and_production_refuses_a_cheap_one(clean_env, tmp_path):
+    clean_env.setenv("QUIZAPP_PASSWORD_HASH", "pbkdf2:sha256:1000")
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path)})
+    assert app.config["PASSWORD_HASH_METHOD"] == "pbkdf2:sha256:1000"
+    clean_env.setenv("QUIZAPP_ENV", "production")
+    clean_env.setenv("QUIZAPP_SECRET_KEY", "k" * 40)
+    for cheap in ("pbkdf2:sha256:1000", "scrypt:1024:8:1"):
+        clean_env.setenv("QUIZAPP_PASSWORD_HASH", cheap)
+        with pytest.raises(ConfigError, match="too cheap for production"):
+            create_app({"INSTANCE_PATH": str(tmp_path)})
+    for strong in ("scrypt:16384:8:1", "pbkdf2:sha256:600000", "", "scrypt"):
+        clean_env.setenv("QUIZAPP_PASSWORD_HASH", strong)
+        app = create_app({"INSTANCE_PATH": str(tmp_path)})
+        assert app.config["PASSWORD_HASH_METHOD"] == (strong or "scrypt")
+
+
+def test_a_key_file_that_is_not_utf8_is_a_one_line_error(clean_env, tmp_path):
+    key_file = tmp_path / "key.bin"
+    key_file.write_bytes(b"\xff\xfe" + b"k" * 40)
+    clean_env.setenv("QUIZAPP_SECRET_KEY_FILE", str(key_file))
+    with pytest.raises(ConfigError, match=f"QUIZAPP_SECRET_KEY_FILE {key_file} is not UTF-8"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
+    clean_env.delenv("QUIZAPP_SECRET_KEY_FILE")
+    (tmp_path / "secret_key").write_bytes(b"\xff\xfe" + b"k" * 40)  # development's own key
+    with pytest.raises(ConfigError, match=f"{tmp_path / 'secret_key'} is not UTF-8 text; delete"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
 
 
 def test_default_database_lives_in_the_instance_folder(clean_env, tmp_path):

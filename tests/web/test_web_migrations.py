@@ -1,9 +1,17 @@
-"""Migrations: head matches the models, and upgrading a database that holds data loses none."""
+"""Migrations: head matches the models, upgrades keep data, concurrent upgrades wait their turn."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
 from datetime import UTC, datetime
+from pathlib import Path
 
+import psycopg
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
@@ -228,3 +236,63 @@ def test_review_ids_are_not_handed_out_again_after_the_upgrade(empty_app):
     assert {"ix_review_user_id_reviewed_at", "ix_review_user_id_id"} <= indexes
     upgrade(directory=MIGRATIONS)
     assert schema_differences() == []
+
+
+def start_upgrade(instance: Path, database_url: str) -> subprocess.Popen:
+    """`quizapp db upgrade` in a fresh process, as the Dockerfile's start script runs it."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("QUIZAPP_")}
+    return subprocess.Popen(
+        [sys.executable, "-c", "from quizapp.cli import main; main()",
+         "db", "upgrade", "--directory", MIGRATIONS],
+        env={**clean, "QUIZAPP_INSTANCE_PATH": str(instance),
+             "QUIZAPP_DATABASE_URL": database_url},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.postgresql_only
+def test_instances_upgrading_a_new_database_at_once_all_succeed(tmp_path, empty_database_url):
+    """Replicas starting together: the losers used to die on a duplicate alembic_version."""
+    runs = [start_upgrade(tmp_path, empty_database_url) for _ in range(3)]
+    errors = [run.communicate(timeout=120)[1] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0], errors
+    engine = sa.create_engine(empty_database_url)
+    with engine.connect() as conn:
+        versions = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars()
+        assert list(versions) == [ScriptDirectory(MIGRATIONS).get_current_head()]
+    engine.dispose()
+
+
+@pytest.mark.postgresql_only
+def test_an_upgrade_waits_for_the_migration_lock_beyond_the_statement_timeout(
+        tmp_path, empty_database_url, monkeypatch):
+    """The app's statement timeout (here 300 ms) does not apply to migrations: a long one,
+    or waiting for another instance's, must not be cancelled half-way."""
+    monkeypatch.setenv("QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "300")
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path),
+                      "SQLALCHEMY_DATABASE_URI": empty_database_url})
+    lock_key = int(re.search(r"MIGRATION_LOCK_KEY = ([\d_]+)",
+                             Path(MIGRATIONS, "env.py").read_text()).group(1))
+    conninfo = sa.make_url(empty_database_url).set(drivername="postgresql").render_as_string(
+        hide_password=False)
+    failures: list[Exception] = []
+
+    def migrate() -> None:
+        try:
+            with app.app_context():
+                upgrade(directory=MIGRATIONS)
+                db.engine.dispose()
+        except Exception as exc:  # handed to the test
+            failures.append(exc)
+
+    with psycopg.connect(conninfo, autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(%s)", (lock_key,))  # another upgrade runs
+        thread = threading.Thread(target=migrate)
+        thread.start()
+        time.sleep(1)
+        assert thread.is_alive() and not failures
+        assert other.execute("SELECT to_regclass('alembic_version')").fetchone()[0] is None
+        other.execute("SELECT pg_advisory_unlock(%s)", (lock_key,))
+        thread.join(60)
+        assert not failures
+        version = other.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    assert version == ScriptDirectory(MIGRATIONS).get_current_head()
