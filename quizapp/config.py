@@ -11,6 +11,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 from werkzeug.security import generate_password_hash
 
+from quizapp.content.loading import configured_content_root
+
 ENVIRONMENTS = ("development", "testing", "production")
 SECRET_KEY_FILENAME = "secret_key"
 SECRET_KEY_MIN = 32  # characters of a key from the environment, a key file or instance/
@@ -189,7 +191,6 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
     """Flask config for ``env_name``; every value can be overridden by a QUIZAPP_* variable."""
     https = canonicalize_bool(environ.get("QUIZAPP_HTTPS", "0"), "QUIZAPP_HTTPS")
     default_db = "sqlite:///" + os.path.join(instance_path, "quizapp.db")
-    content_default = str(Path(__file__).resolve().parent.parent / "content")
     testing = env_name == "testing"
     return {
         "QUIZAPP_ENV": env_name,
@@ -199,7 +200,8 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
         "SQLITE_BUSY_TIMEOUT_MS": canonicalize_int(
             environ.get("QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", "10000"),
             "QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", 0, 600_000),
-        "CONTENT_PATH": environ.get("QUIZAPP_CONTENT_PATH", content_default),
+        # The same folder `content check` reads by default (empty counts as unset there too).
+        "CONTENT_PATH": str(configured_content_root(environ)),
         # PostgreSQL only: see compute_engine_options.
         "DB_CONNECT_TIMEOUT_SECONDS": canonicalize_int(
             environ.get("QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS", str(DB_CONNECT_TIMEOUT_SECONDS)),

@@ -1,19 +1,39 @@
 """Gunicorn settings for quizapp (``gunicorn -c python:quizapp.gunicorn_config "quizapp:create_app()"``).
 
 The Dockerfile and bench/server.py both serve with these settings; command-line flags still
-override them. Worker and thread counts come from GUNICORN_WORKERS / GUNICORN_THREADS.
+override them. Worker and thread counts come from GUNICORN_WORKERS / GUNICORN_THREADS (1 to 64
+each; 2 and 2 when unset).
 """
 
 from __future__ import annotations
 
 import os
 
+# Either count outside this range is a typo, and gunicorn itself would only fail later: with 0
+# threads --check-config passes and then every worker crashes as it boots.
+COUNT_RANGE = (1, 64)
+
+
+def read_count(name: str, default: str) -> int:
+    """A worker or thread count from the environment; a bad value stops gunicorn at config load
+    with one line naming the variable (gunicorn prints the exception's message and exits 1)."""
+    value = os.environ.get(name, default)
+    low, high = COUNT_RANGE
+    try:
+        count = int(value)
+    except ValueError:
+        count = None
+    if count is None or not low <= count <= high:
+        raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+    return count
+
+
 # gthread named explicitly: with one thread gunicorn would pick its sync worker, which closes the
 # connection after every response. Two threads per worker: with more threads than cores the
 # study loop spends its CPU switching between them (bench/server.py, README "Benchmarks").
 worker_class = "gthread"
-workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
-threads = int(os.environ.get("GUNICORN_THREADS", "2"))
+workers = read_count("GUNICORN_WORKERS", "2")
+threads = read_count("GUNICORN_THREADS", "2")
 
 # gunicorn takes SCRIPT_NAME and PATH_INFO from request headers sent by a trusted forwarder,
 # which by default is any client on 127.0.0.1: a "SCRIPT_NAME: //evil.example" header made every

@@ -7,12 +7,13 @@ from pathlib import Path
 
 import click
 
-from quizapp.content import SampleRunnerError, check_bank, default_content_root
+from quizapp.cli.failures import require_torch
+from quizapp.content import SampleRunnerError, check_bank, configured_content_root
 
 
 def canonicalize_root(path: Path | None) -> Path:
     """The content folder to use, shown relative to the working directory when it is below it."""
-    root = path if path is not None else default_content_root()
+    root = path if path is not None else configured_content_root()
     relative = os.path.relpath(root.resolve())
     return Path(relative) if not relative.startswith("..") else root
 
@@ -24,12 +25,15 @@ def content() -> None:
 
 @content.command("check")
 @click.option("--path", "path", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Content folder to check (default: the repo's content/, else ./content).")
+              help="Content folder to check (default: QUIZAPP_CONTENT_PATH when set, else "
+                   "the repo's content/), as `content load` does.")
 @click.option("--no-run", "no_run", is_flag=True,
               help="Validate the files only; do not execute the code samples.")
 def check(path: Path | None, no_run: bool) -> None:
     """Validate every card and run every code sample; exit status 1 on any problem."""
     root = canonicalize_root(path)
+    if not no_run:  # `make run` installs no torch; --no-run still validates every card
+        require_torch("content check (without --no-run)")
     try:
         report = check_bank(root, run=not no_run)
     except SampleRunnerError as err:

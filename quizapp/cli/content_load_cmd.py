@@ -9,7 +9,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from quizapp import puzzles
-from quizapp.content import ContentError, load_cards, load_concepts
+from quizapp.content import ContentError, configured_content_root, load_cards, load_concepts
 from quizapp.extensions import db
 from quizapp.services.bank_import import load_bank
 from quizapp.services.errors import ServiceError
@@ -17,11 +17,13 @@ from quizapp.services.errors import ServiceError
 
 @click.command("load")
 @click.option("--path", "path", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="The content folder (default: QUIZAPP_CONTENT_PATH or the checkout's content/).")
+              help="The content folder (default: QUIZAPP_CONTENT_PATH when set, else the "
+                   "repo's content/), as `content check` does.")
 @with_appcontext
 def load(path: Path | None) -> None:
     """Import cards (keyed by id; edits update in place, removed cards are retired) and skills."""
-    root = path or Path(current_app.config["CONTENT_PATH"])
+    # The app's CONTENT_PATH comes from QUIZAPP_CONTENT_PATH, as `content check`'s default does.
+    root = path or Path(current_app.config.get("CONTENT_PATH") or configured_content_root())
     try:
         cards = load_cards(root)
         concepts = load_concepts(root)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from importlib.util import find_spec
 
 import click
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import (
     ArgumentError,
     DatabaseError,
@@ -42,13 +43,38 @@ def is_fixable(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and exc.filename is not None
 
 
-def describe_failure(exc: BaseException) -> str:
+def locate_sqlite_file(database_url: str | None) -> str | None:
+    """Where a SQLite URL keeps its file, and whether that file's folder is missing, e.g.
+    "SQLite file /data/q.db"; None for other databases (whose URL may hold a password)."""
+    try:
+        url = make_url(database_url) if database_url else None
+    except ArgumentError:
+        return None
+    if url is None or url.get_backend_name() != "sqlite":
+        return None
+    name = url.database or ""
+    if url.query.get("uri") in ("true", "1"):
+        name = name.removeprefix("file:")
+    if name in ("", ":memory:") or url.query.get("mode") == "memory":
+        return None
+    path = os.path.abspath(name)
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        return f"SQLite file {path}, whose folder {folder} does not exist"
+    return f"SQLite file {path}"
+
+
+def describe_failure(exc: BaseException, database_url: str | None = None) -> str:
+    """The one line for a fixable failure; ``database_url`` (the app's, when it was loaded)
+    lets a SQLite failure name its file."""
     if isinstance(exc, DBAPIError):
         lines = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
         detail = lines[0] if lines else type(exc.orig or exc).__name__
-        hint = (" (has `quizapp db upgrade --directory migrations` run?)"
-                if _UNMIGRATED.search(detail) else "")
-        return f"the database could not be used: {detail}{hint}"
+        notes = [locate_sqlite_file(database_url)]
+        if _UNMIGRATED.search(detail):
+            notes.append("has `quizapp db upgrade --directory migrations` run?")
+        said = "; ".join(note for note in notes if note)
+        return f"the database could not be used: {detail}{f' ({said})' if said else ''}"
     if isinstance(exc, NoSuchModuleError):
         return f"QUIZAPP_DATABASE_URL names a database this install has no driver for ({exc})"
     if isinstance(exc, ModuleNotFoundError):
@@ -58,16 +84,18 @@ def describe_failure(exc: BaseException) -> str:
     return str(exc)
 
 
-def run_reporting_failures(command: Callable[[], object]) -> None:
+def run_reporting_failures(command: Callable[[], object],
+                           database_url: Callable[[], str | None] = lambda: None) -> None:
     """Run the command line; a fixable failure prints ``Error: ...`` instead of a traceback
-    (QUIZAPP_TRACEBACK=1 keeps the traceback, for finding where it happened)."""
+    (QUIZAPP_TRACEBACK=1 keeps the traceback, for finding where it happened).
+    ``database_url`` gives the URL of the database the command used, if it got that far."""
     try:
         command()
     except (ConfigError, DBAPIError, NoSuchModuleError, ArgumentError, OSError,
             ModuleNotFoundError) as exc:
         if os.environ.get(TRACEBACK_VARIABLE) or not is_fixable(exc):
             raise
-        click.echo(f"Error: {describe_failure(exc)}", err=True)
+        click.echo(f"Error: {describe_failure(exc, database_url())}", err=True)
         sys.exit(1)
 
 

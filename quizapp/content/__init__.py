@@ -1,7 +1,12 @@
 """The question bank: typed cards loaded from content/ and the checks behind `content check`."""
 
 from quizapp.content.checking import CheckReport, check_bank
-from quizapp.content.loading import default_content_root, load_cards, load_concepts
+from quizapp.content.loading import (
+    configured_content_root,
+    default_content_root,
+    load_cards,
+    load_concepts,
+)
 from quizapp.content.model import (
     FREQUENCY,
     IMPORTANCE,
@@ -24,6 +29,7 @@ __all__ = [
     "Problem",
     "SampleRunnerError",
     "check_bank",
+    "configured_content_root",
     "default_content_root",
     "load_cards",
     "load_concepts",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from quizapp.content.parsing import NESTING_ERRORS, parse_card
 from quizapp.content.samples import Sample
 from quizapp.content.validation import ID_RE, compute_card, validate_card
 
+CONTENT_PATH_VARIABLE = "QUIZAPP_CONTENT_PATH"
 CARDS_DIR = "cards"
 CONCEPTS_FILE = "concepts.yaml"
 CARD_SUFFIX = ".md"
@@ -37,6 +41,12 @@ def default_content_root() -> Path:
     return Path.cwd() / "content"
 
 
+def configured_content_root(environ: Mapping[str, str] = os.environ) -> Path:
+    """The bank `content check` and `content load` use when given no path: QUIZAPP_CONTENT_PATH
+    when set (empty counts as unset), else ``default_content_root()``."""
+    return Path(environ.get(CONTENT_PATH_VARIABLE) or default_content_root())
+
+
 def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
     """A file's UTF-8 text (a leading byte order mark dropped), or the problem that stops it."""
     try:
@@ -51,6 +61,21 @@ def read_text(path: Path, shown: str) -> tuple[str | None, list[Problem]]:
         line = text.count("\n", 0, text.index("\x00")) + 1
         return None, [Problem(shown, line, "file contains a NUL character")]
     return text, []
+
+
+def describe_broken_link(path: Path) -> str | None:
+    """What is wrong with ``path`` when it is a symbolic link that leads to no file: a loop, or a
+    target that does not exist; None for anything else."""
+    if not path.is_symlink():
+        return None
+    try:
+        path.stat()
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return "symbolic link loop"
+        if err.errno == errno.ENOENT:
+            return f"broken symbolic link (its target {path.resolve()} does not exist)"
+    return None  # the target exists (or cannot be examined: reading it will say why)
 
 
 def validate_inside_root(path: Path, root: Path, shown: str) -> list[Problem]:
@@ -71,55 +96,87 @@ def validate_concept_entry(tag: object, description: object, line: int) -> list[
             + validate_column_text(description, f"the description of '{tag}'", None, line))
 
 
-def compute_concepts(root: Path) -> tuple[dict[str, str], list[Problem]]:
-    """concepts.yaml as tag -> description, plus problems (never raises)."""
+@dataclass
+class ConceptScan:
+    """concepts.yaml as read: the usable tags, every tag it names, and its problems."""
+
+    concepts: dict[str, str] = field(default_factory=dict)
+    # Every tag the file names, usable or not (a card may use one whose entry is wrong: the
+    # entry's problem says so); None when the file could not be read as a mapping at all.
+    named: frozenset[str] | None = None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def describe_yaml_error(err: yaml.YAMLError, shown: str) -> Problem:
+    """PyYAML's error in one line, at the line where the parser gave up."""
+    mark = getattr(err, "problem_mark", None)
+    reason = getattr(err, "problem", None) or str(err).splitlines()[0]
+    context, start = getattr(err, "context", None), getattr(err, "context_mark", None)
+    if context and start is not None:
+        reason += f" ({context} that starts at line {start.line + 1})"
+    return Problem(shown, mark.line + 1 if mark else 1, f"not valid YAML: {reason}")
+
+
+def scan_concepts(root: Path) -> ConceptScan:
+    """Read ``root/concepts.yaml`` (never raises)."""
     path = root / CONCEPTS_FILE
     shown = str(path)
+    broken = describe_broken_link(path)
+    if broken:
+        return ConceptScan(problems=[Problem(shown, 1, broken)])
     problems = validate_inside_root(path, root, shown) if path.is_file() else []
     text, read_problems = (None, []) if problems else read_text(path, shown)
     problems += read_problems
     if text is None:
-        return {}, problems
+        return ConceptScan(problems=problems)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        return {}, [Problem(shown, mark.line + 1 if mark else 1, f"not valid YAML: {err}")]
+        return ConceptScan(problems=[describe_yaml_error(err, shown)])
     except NESTING_ERRORS:
-        return {}, [Problem(shown, 1, "concepts.yaml is nested too deeply to read")]
+        return ConceptScan(problems=[Problem(shown, 1, "concepts.yaml is nested too deeply to read")])
     if not isinstance(data, dict) or not data:
-        return {}, [Problem(shown, 1, "concepts.yaml must map each tag to a one-line description")]
+        return ConceptScan(problems=[
+            Problem(shown, 1, "concepts.yaml must map each tag to a one-line description")])
     lines = {line.split(":", 1)[0].strip(): number
              for number, line in enumerate(text.splitlines(), start=1)
              if line[:1].strip() and not line.startswith("#") and ":" in line}
-    concepts: dict[str, str] = {}
+    scan = ConceptScan(named=frozenset(str(tag) for tag in data), problems=problems)
     for tag, description in data.items():
         found = validate_concept_entry(tag, description, lines.get(str(tag), 1))
-        problems += [Problem(shown, line, message) for line, message in found]
+        scan.problems += [Problem(shown, line, message) for line, message in found]
         if not found:
-            concepts[tag] = description.strip()
-    return concepts, problems
+            scan.concepts[tag] = description.strip()
+    return scan
 
 
 def load_concepts(path: str | Path) -> dict[str, str]:
     """Tag -> description from ``<path>/concepts.yaml``; raises ContentError if it is malformed."""
-    concepts, problems = compute_concepts(Path(path))
-    if problems:
-        raise ContentError(problems)
-    return concepts
+    scan = scan_concepts(Path(path))
+    if scan.problems:
+        raise ContentError(scan.problems)
+    return scan.concepts
 
 
 def list_card_files(root: Path) -> tuple[list[Path], list[Problem]]:
     """The ``*.md`` files in ``<root>/cards``; other visible entries there are problems."""
     folder = root / CARDS_DIR
     if not folder.is_dir():
-        return [], [Problem(str(folder), 1, "the cards folder does not exist")]
+        message = describe_broken_link(folder) or "the cards folder does not exist"
+        return [], [Problem(str(folder), 1, message)]
     files, problems = [], []
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
-        if not (entry.is_file() and entry.suffix == CARD_SUFFIX):
-            problems.append(Problem(str(entry), 1, "not a card: cards are files named '<id>.md'"))
+        wrong = describe_broken_link(entry)
+        if wrong is None and entry.is_dir():
+            wrong = "is a directory, not a card file"
+        elif wrong is None and not entry.is_file():
+            wrong = "is not a regular file, not a card file"
+        elif wrong is None and entry.suffix != CARD_SUFFIX:
+            wrong = "not a card: cards are files named '<id>.md'"
+        if wrong:
+            problems.append(Problem(str(entry), 1, wrong))
             continue
         refused = validate_inside_root(entry, root, str(entry))
         problems += refused
@@ -135,7 +192,8 @@ def scan_bank(path: str | Path) -> BankScan:
     """Parse and validate every card file under ``path`` without raising."""
     root = Path(path)
     scan = BankScan()
-    concepts, scan.problems = compute_concepts(root)
+    concepts = scan_concepts(root)
+    scan.problems = list(concepts.problems)
     files, listing_problems = list_card_files(root)
     scan.problems += listing_problems
     first_use: dict[str, Problem] = {}
@@ -149,7 +207,7 @@ def scan_bank(path: str | Path) -> BankScan:
             continue
         parsed = parse_card(text)
         problems = [Problem(shown, line, message)
-                    for line, message in validate_card(parsed, source_path, concepts)]
+                    for line, message in validate_card(parsed, source_path, concepts.named)]
         card_id = (parsed.front or {}).get("id")
         if isinstance(card_id, str):
             here = Problem(shown, parsed.key_lines.get("id", 1), "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import PurePosixPath
 
 from quizapp.content.limits import (
@@ -33,8 +34,8 @@ MIN_RED_FLAGS = 2
 _BULLET_RE = re.compile(r"^-(?:\s+(.*))?$")
 
 
-def validate_front_matter(parsed: ParsedCard, concepts: dict[str, str]) -> Problems:
-    """Required keys only, each with an allowed value."""
+def validate_front_matter(parsed: ParsedCard, concepts: Collection[str] | None) -> Problems:
+    """Required keys only, each with an allowed value (concept tags: see validate_concept_tags)."""
     front, lines = parsed.front, parsed.key_lines
     if front is None:
         return []  # the parser already reported why
@@ -67,8 +68,9 @@ def validate_front_matter(parsed: ParsedCard, concepts: dict[str, str]) -> Probl
     return problems
 
 
-def validate_concept_tags(tags: object, concepts: dict[str, str], line: int) -> Problems:
-    """A non-empty list of distinct tags, each listed in concepts.yaml."""
+def validate_concept_tags(tags: object, concepts: Collection[str] | None, line: int) -> Problems:
+    """A non-empty list of distinct tags, each listed in concepts.yaml; ``concepts`` None: that
+    file could not be read, which is its own problem, so no tag is reported as unknown."""
     if not isinstance(tags, list) or not tags:
         return [(line, "concepts must be a non-empty list of tags from concepts.yaml")]
     problems: Problems = []
@@ -76,7 +78,7 @@ def validate_concept_tags(tags: object, concepts: dict[str, str], line: int) -> 
     for tag in tags:
         if isinstance(tag, str) and len(tag) > TAG_MAX:  # concept tags are String(TAG_MAX)
             problems += validate_column_text(tag, "a concept tag", TAG_MAX, line)
-        elif not isinstance(tag, str) or tag not in concepts:
+        elif not isinstance(tag, str) or (concepts is not None and tag not in concepts):
             problems.append((line, f"unknown concept {tag!r} (add it to concepts.yaml first)"))
         elif tag in seen:
             problems.append((line, f"concept '{tag}' is listed twice"))
@@ -227,7 +229,8 @@ SECTION_VALIDATORS = {
 }
 
 
-def validate_card(parsed: ParsedCard, source_path: str, concepts: dict[str, str]) -> Problems:
+def validate_card(parsed: ParsedCard, source_path: str,
+                  concepts: Collection[str] | None) -> Problems:
     """Every per-file rule; cross-file rules (unique ids) live in the loader."""
     problems = list(parsed.problems)
     problems += validate_front_matter(parsed, concepts)

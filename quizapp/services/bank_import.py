@@ -96,17 +96,21 @@ def sync_cards(session: Session, cards: Sequence[ContentCard], now: datetime) ->
             set_concepts(card, source.concepts)
             report.added.append(source.id)
             continue
-        if card.retired:
+        # Each key is counted once: a card back in the bank is "restored", changed or not.
+        restored = card.retired
+        if restored:
             card.retired, card.retired_at, card.updated_at = False, None, now
             report.restored.append(source.id)
         if card.content_hash == digest:
-            report.unchanged.append(source.id)
+            if not restored:
+                report.unchanged.append(source.id)
             continue
         for name, value in fields.items():
             setattr(card, name, value)
         set_concepts(card, source.concepts)
         card.content_hash, card.updated_at = digest, now
-        report.updated.append(source.id)
+        if not restored:
+            report.updated.append(source.id)
     retire_missing(existing, {card.id for card in cards}, now, report)
     return report
 
@@ -138,15 +142,18 @@ def sync_skills(session: Session, families: Sequence[Mapping], now: datetime) ->
             set_concepts(skill, row["concepts"])
             report.added.append(row["key"])
             continue
-        if skill.retired:
+        restored = skill.retired
+        if restored:
             skill.retired, skill.retired_at, skill.updated_at = False, None, now
             report.restored.append(row["key"])
         if skill.title == row["title"] and skill.concept_tags == sorted(set(row["concepts"])):
-            report.unchanged.append(row["key"])
+            if not restored:
+                report.unchanged.append(row["key"])
             continue
         skill.title, skill.updated_at = row["title"], now
         set_concepts(skill, row["concepts"])
-        report.updated.append(row["key"])
+        if not restored:
+            report.updated.append(row["key"])
     retire_missing(existing, {row["key"] for row in rows}, now, report)
     return report
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from content_fixtures import card_text, line_of
 
 from quizapp.cli.content_cmd import content
-from quizapp.content import default_content_root
+from quizapp.content import configured_content_root, default_content_root
 
 
 def invoke(*args: str):
@@ -62,6 +63,33 @@ def test_check_runs_samples_and_reports_mismatches(bank):
 def test_default_path_is_the_repo_content_folder():
     root = default_content_root()
     assert (root / "concepts.yaml").is_file() and (root / "cards").is_dir()
+
+
+def test_check_defaults_to_quizapp_content_path_as_load_does(bank, monkeypatch, tmp_path):
+    missing = tmp_path / "nope"
+    monkeypatch.setenv("QUIZAPP_CONTENT_PATH", str(missing))
+    result = invoke("--no-run")
+    assert result.exit_code == 1
+    assert f"{missing / 'cards'}:1: the cards folder does not exist" in result.output
+    # An explicit --path still wins over the variable.
+    root = bank({"small-card.md": card_text("small-card")})
+    result = invoke("--path", str(root), "--no-run")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1].endswith("1 files, 1 valid cards, samples not run "
+                                                   "(--no-run); 0 problems")
+
+
+def test_an_empty_quizapp_content_path_counts_as_unset(monkeypatch):
+    monkeypatch.setenv("QUIZAPP_CONTENT_PATH", "")
+    assert configured_content_root() == default_content_root()
+    monkeypatch.setenv("QUIZAPP_CONTENT_PATH", "/srv/bank")
+    assert configured_content_root() == Path("/srv/bank")
+
+
+def test_check_help_names_the_variable():
+    result = CliRunner().invoke(content, ["check", "--help"])
+    assert "default: QUIZAPP_CONTENT_PATH when set, else the repo's content/" in " ".join(
+        result.output.split())
 
 
 def test_group_keeps_its_name():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from content_fixtures import CONCEPTS_YAML, card_text, line_of
@@ -18,7 +19,7 @@ from quizapp.content import (
     load_concepts,
 )
 from quizapp.content.limits import TAG_MAX
-from quizapp.content.loading import MAX_FILE_BYTES, scan_bank
+from quizapp.content.loading import MAX_FILE_BYTES, scan_bank, scan_concepts
 
 
 def test_load_cards_returns_typed_immutable_cards(bank):
@@ -193,3 +194,77 @@ def test_empty_cards_folder_is_a_problem(bank, entries):
         load_cards(root)
     problems = [p for p in caught.value.problems if "no cards given" in p.message]
     assert [(p.path, p.line) for p in problems] == [(str(root / "cards"), 1)]
+
+
+@pytest.mark.parametrize(("concepts", "fragment"), [
+    (CONCEPTS_YAML + "view: [broken\n", "not valid YAML"),
+    ("- stride\n- view\n", "must map each tag"),
+])
+def test_an_unreadable_concepts_file_is_reported_alone_not_as_unknown_tags(bank, concepts,
+                                                                         fragment):
+    root = bank({f"card-{n}.md": card_text(f"card-{n}") for n in range(3)}, concepts=concepts)
+    (problem,) = scan_bank(root).problems
+    assert problem.path.endswith("concepts.yaml") and fragment in problem.message
+    assert "\n" not in problem.message
+
+
+def test_a_yaml_error_in_concepts_is_one_line_naming_where_it_started(bank):
+    root = bank({}, concepts=CONCEPTS_YAML + "shape: [unclosed\n")
+    (problem,) = scan_concepts(root).problems
+    assert (problem.line, problem.message) == (
+        5, "not valid YAML: expected ',' or ']', but got '<stream end>' (while parsing a flow "
+           "sequence that starts at line 4)")
+
+
+def test_a_missing_concepts_file_is_reported_alone(bank):
+    root = bank({"small-card.md": card_text()})
+    (root / "concepts.yaml").unlink()
+    with pytest.raises(ContentError) as caught:
+        load_cards(root)
+    (problem,) = caught.value.problems
+    assert problem.path.endswith("concepts.yaml") and "cannot read file" in problem.message
+
+
+def test_a_tag_whose_concepts_entry_is_wrong_is_reported_at_that_entry_only(bank):
+    root = bank({"small-card.md": card_text()}, concepts="stride: Steps.\nview:\n")
+    (problem,) = scan_bank(root).problems
+    assert problem.path.endswith("concepts.yaml") and problem.line == 2
+    assert "needs a one-line description" in problem.message
+
+
+def test_links_that_lead_nowhere_and_folders_say_what_is_wrong(bank):
+    root = bank({"small-card.md": card_text()})
+    cards = root / "cards"
+    (cards / "loop-a.md").symlink_to("loop-b.md")
+    (cards / "loop-b.md").symlink_to("loop-a.md")
+    (cards / "self.md").symlink_to("self.md")
+    (cards / "dangling.md").symlink_to("nothere.md")
+    (cards / "dir.md").mkdir()
+    (cards / "subloop").symlink_to(".")
+    messages = {Path(p.path).name: p.message for p in scan_bank(root).problems}
+    assert messages == {
+        "loop-a.md": "symbolic link loop",
+        "loop-b.md": "symbolic link loop",
+        "self.md": "symbolic link loop",
+        "dangling.md": f"broken symbolic link (its target {cards.resolve() / 'nothere.md'} "
+                       "does not exist)",
+        "dir.md": "is a directory, not a card file",
+        "subloop": "is a directory, not a card file",
+    }
+
+
+def test_a_concepts_file_that_links_to_itself_is_a_link_loop(bank):
+    root = bank({"small-card.md": card_text()})
+    (root / "concepts.yaml").unlink()
+    (root / "concepts.yaml").symlink_to("concepts.yaml")
+    (problem,) = scan_bank(root).problems
+    assert problem.path.endswith("concepts.yaml") and problem.message == "symbolic link loop"
+
+
+def test_a_broken_link_out_of_the_content_folder_is_reported_as_broken(bank, tmp_path):
+    root = bank({"small-card.md": card_text()})
+    (root / "cards" / "gone.md").symlink_to(tmp_path / "elsewhere" / "gone.md")
+    scan = scan_bank(root)
+    (problem,) = scan.problems
+    assert problem.message.startswith("broken symbolic link")
+    assert [card.id for card in scan.cards] == ["small-card"]

@@ -71,6 +71,9 @@ def test_removed_cards_are_retired_not_deleted_and_come_back(app, client, bank, 
     with app.app_context():
         report = import_cards(db.session, bank, clock())
         assert report.restored == ["alpha-stride"]
+        # Counted once, as restored: the counts add up to the cards imported.
+        assert "alpha-stride" not in report.unchanged + report.updated
+        assert len(report.unchanged) == len(bank) - 1 and report.updated == []
         assert not db.session.scalar(select(Card).where(Card.key == "alpha-stride")).retired
 
 

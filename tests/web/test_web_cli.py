@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -56,3 +57,30 @@ def test_load_reports_content_problems_and_changes_nothing(instance, tmp_path_fa
     assert "bad-card.md" in result.output
     with sqlite3.connect(instance / "quizapp.db") as conn:
         assert conn.execute("SELECT COUNT(*) FROM item").fetchone()[0] == 0
+
+
+def test_check_and_load_read_the_bank_quizapp_content_path_names(instance, tmp_path_factory,
+                                                                 monkeypatch):
+    assert run("db", "upgrade", "--directory", str(ROOT / "migrations")).exit_code == 0
+    missing = tmp_path_factory.mktemp("elsewhere") / "content"
+    monkeypatch.setenv("QUIZAPP_CONTENT_PATH", str(missing))
+    problem = f"{missing / 'cards'}:1: the cards folder does not exist"
+    for args in (["check", "--no-run"], ["load"]):
+        result = CliRunner().invoke(cli, ["content", *args])
+        assert result.exit_code == 1 and problem in result.output, (args, result.output)
+
+
+def test_a_restored_card_is_counted_once(instance, tmp_path_factory):
+    assert run("db", "upgrade", "--directory", str(ROOT / "migrations")).exit_code == 0
+    bank = tmp_path_factory.mktemp("bank") / "content"
+    shutil.copytree(ROOT / "content", bank)
+    total = len(load_cards(bank))
+    card = sorted((bank / "cards").glob("*.md"))[0]
+    assert run("content", "load", "--path", str(bank)).exit_code == 0
+    text = card.read_text()
+    card.unlink()
+    retired = run("content", "load", "--path", str(bank)).output
+    assert f"cards: 0 added, 0 updated, {total - 1} unchanged, 1 retired, 0 restored" in retired
+    card.write_text(text)
+    restored = run("content", "load", "--path", str(bank)).output
+    assert f"cards: 0 added, 0 updated, {total - 1} unchanged, 0 retired, 1 restored" in restored

@@ -40,6 +40,7 @@ def assert_one_line_error(result: subprocess.CompletedProcess, words: str) -> No
     ({"QUIZAPP_DATABASE_URL": "foo://bar"}, "has no driver for"),
     ({"QUIZAPP_ENV": "production"}, "QUIZAPP_SECRET_KEY (or QUIZAPP_SECRET_KEY_FILE) is required"),
     ({"QUIZAPP_ENV": "production", "QUIZAPP_SECRET_KEY": "short"}, "use at least 32"),
+    ({"QUIZAPP_ENV": "nonsense"}, "QUIZAPP_ENV must be one of"),
 ])
 def test_bad_settings_are_one_line(tmp_path, env, words):
     assert_one_line_error(run_quizapp(tmp_path, "db", "upgrade", "--directory", MIGRATIONS,
@@ -52,6 +53,51 @@ def test_a_file_that_is_not_a_database_is_one_line_and_left_alone(tmp_path):
     result = run_quizapp(tmp_path, "db", "upgrade", "--directory", MIGRATIONS)
     assert_one_line_error(result, "the database could not be used: file is not a database")
     assert (tmp_path / "quizapp.db").read_bytes() == garbage
+
+
+def test_help_with_a_bad_setting_is_the_help_and_one_line_about_the_setting(tmp_path):
+    result = run_quizapp(tmp_path, "--help", QUIZAPP_ENV="nonsense")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("Error: QUIZAPP_ENV must be one of development, testing, production, "
+                           "not 'nonsense'"), line
+    assert result.stdout.startswith("Usage: quizapp")
+    assert all(f"  {name} " in result.stdout for name in ("content", "explain", "puzzle", "run"))
+
+
+def test_help_lists_the_apps_commands_and_no_env_file_option(tmp_path):
+    result = run_quizapp(tmp_path, "--help")
+    assert result.returncode == 0 and result.stderr == ""
+    assert "  db " in result.stdout
+    assert "--env-file" not in result.stdout and "python-dotenv" not in result.stdout
+
+
+def test_a_sqlite_file_in_a_missing_folder_is_named(tmp_path):
+    database = tmp_path / "nope" / "dir" / "q.db"
+    result = run_quizapp(tmp_path, "db", "upgrade", "--directory", MIGRATIONS,
+                         QUIZAPP_DATABASE_URL=f"sqlite:///{database}")
+    assert_one_line_error(result, f"unable to open database file (SQLite file {database}, whose "
+                                  f"folder {database.parent} does not exist)")
+
+
+@pytest.mark.parametrize("how", ["variable", "option"])
+def test_a_missing_migrations_folder_is_named_without_alembics_init_advice(tmp_path, how):
+    missing = tmp_path / "no-migrations"
+    if how == "variable":
+        result = run_quizapp(tmp_path, "db", "upgrade", QUIZAPP_MIGRATIONS_PATH=str(missing))
+    else:
+        result = run_quizapp(tmp_path, "db", "upgrade", "--directory", str(missing))
+    source = "QUIZAPP_MIGRATIONS_PATH" if how == "variable" else "--directory"
+    assert_one_line_error(result, f"the migrations folder {missing} does not exist (from {source})")
+    assert "init" not in result.stderr
+
+
+def test_db_init_still_creates_a_missing_migrations_folder(tmp_path):
+    folder = tmp_path / "new-migrations"
+    result = run_quizapp(tmp_path, "db", "init", "--directory", str(folder))
+    assert result.returncode == 0, result.stderr
+    assert (folder / "env.py").is_file()
 
 
 def test_loading_into_an_unmigrated_database_says_what_to_run(tmp_path):
@@ -70,11 +116,15 @@ def test_torch_checks_say_torch_is_missing(monkeypatch):
     """Where torch is not installed (the Docker image), the checks refuse instead of reporting
     every puzzle as a mismatch."""
     monkeypatch.setattr(failures, "find_spec", lambda name: None)
-    for args in (["explain", "--check", "torch.arange(6)"], ["puzzle", "--verify", "--count", "1"]):
+    for args in (["explain", "--check", "torch.arange(6)"], ["puzzle", "--verify", "--count", "1"],
+                 ["content", "check"]):  # `make run` installs no torch
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == failures.EXIT_NO_TORCH, result.output
         assert "runs real torch, which is not installed here" in result.output
-        assert "MISMATCH" not in result.output
+        assert "MISMATCH" not in result.output and "Traceback" not in result.output
+    # Without running the samples the cards are still checked.
+    checked = CliRunner().invoke(cli, ["content", "check", "--no-run"])
+    assert checked.exit_code == 0 and "samples not run (--no-run); 0 problems" in checked.output
 
 
 def readme_commands() -> list[list[str]]:
@@ -101,6 +151,32 @@ def test_the_readmes_explain_and_puzzle_examples_run():
             command = [*command, "--answer"]  # without it the puzzle waits for an answer
         result = CliRunner().invoke(cli, command)
         assert result.exit_code == 0, (command, result.output)
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("sqlite:///{tmp}/q.db", "attempt to write a readonly database (SQLite file {tmp}/q.db)"),
+    ("sqlite:///file:{tmp}/q.db?mode=ro&uri=true",
+     "attempt to write a readonly database (SQLite file {tmp}/q.db)"),
+    ("sqlite://", "the database could not be used: attempt to write a readonly database"),
+    ("postgresql+psycopg://quiz:s3cret@db.example/quiz",
+     "the database could not be used: attempt to write a readonly database"),
+])
+def test_a_database_failure_names_the_sqlite_file_and_never_a_password(tmp_path, url, words):
+    exc = OperationalError("INSERT", {}, DriverError("attempt to write a readonly database"))
+    described = failures.describe_failure(exc, url.format(tmp=tmp_path))
+    assert described.endswith(words.format(tmp=tmp_path)), described
+    assert "s3cret" not in described and "db.example" not in described
+
+
+def test_the_failure_line_names_the_database_the_command_used(capsys):
+    def command():
+        raise OperationalError("SELECT 1", {}, DriverError("unable to open database file"))
+
+    with pytest.raises(SystemExit):
+        failures.run_reporting_failures(command, database_url=lambda: "sqlite:////no/such/q.db")
+    assert capsys.readouterr().err == ("Error: the database could not be used: unable to open "
+                                       "database file (SQLite file /no/such/q.db, whose folder "
+                                       "/no/such does not exist)\n")
 
 
 class DriverError(Exception):

@@ -10,6 +10,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 import quizapp.gunicorn_config as gunicorn_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -85,3 +87,30 @@ def test_a_script_name_header_cannot_move_the_pages_links_to_another_host(tmp_pa
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("GUNICORN_WORKERS", "abc"), ("GUNICORN_WORKERS", "0"), ("GUNICORN_THREADS", "0"),
+    ("GUNICORN_THREADS", "65"), ("GUNICORN_THREADS", ""),
+])
+def test_a_bad_count_stops_at_config_load_naming_the_variable_and_range(monkeypatch, name, value):
+    monkeypatch.setenv(name, value)
+    try:
+        with pytest.raises(ValueError) as caught:
+            importlib.reload(gunicorn_config)
+    finally:
+        monkeypatch.delenv(name)
+        importlib.reload(gunicorn_config)
+    assert str(caught.value) == f"{name} must be a whole number from 1 to 64, not {value!r}"
+
+
+def test_gunicorn_check_config_refuses_zero_threads_in_one_line(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "--config", "python:quizapp.gunicorn_config",
+         "--check-config", "quizapp:create_app()"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={"PATH": "/usr/bin:/bin", "QUIZAPP_ENV": "testing", "GUNICORN_THREADS": "0",
+             "QUIZAPP_INSTANCE_PATH": str(tmp_path)})
+    assert result.returncode == 1
+    assert result.stderr.strip() == ("Error: GUNICORN_THREADS must be a whole number from 1 to 64, "
+                                     "not '0'"), result.stderr
