@@ -32,6 +32,16 @@ DTYPE_ALIASES: dict[str, str] = {
     "short": "int16",
 }
 
+# torch 2.13's other dtype names (dir(torch)): the parser knows them so that the refusal can say
+# they are dtypes the engine leaves out, rather than unknown names.
+UNSUPPORTED_DTYPE_NAMES = frozenset({
+    "bit", "bits16", "bits1x8", "bits2x4", "bits4x2", "bits8", "cdouble", "cfloat", "chalf",
+    "complex128", "complex32", "complex64", "float4_e2m1fn_x2", "float8_e4m3fn",
+    "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "int1", "int2",
+    "int3", "int4", "int5", "int6", "int7", "qint32", "qint8", "quint2x4", "quint4x2", "quint8",
+    "uint1", "uint16", "uint2", "uint3", "uint32", "uint4", "uint5", "uint6", "uint64", "uint7",
+})
+
 DEFAULT_FLOAT = DTYPES["float32"]  # torch.get_default_dtype()
 DEFAULT_INT = DTYPES["int64"]
 BOOL = DTYPES["bool"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .view_chunks import refused_view_text, shape_text
+from .view_chunks import count_text, refused_view_text, shape_text
 
 
 def _dim_range(dim, ndim):
@@ -16,8 +16,8 @@ def _dim_range(dim, ndim):
 
 def _numel_mismatch(shape, numel, newsize):
     return (
-        f"a view or reshape keeps every element, but shape {shape_text(shape)} holds {newsize} "
-        f"elements while the tensor has {numel}"
+        f"a view or reshape keeps every element, but shape {shape_text(shape)} holds "
+        f"{count_text(newsize, 'element')} while the tensor has {numel}"
     )
 
 
@@ -38,7 +38,40 @@ def _storage_overflow(shape, stride):
 def _bounds(size, stride, offset, itemsize, total, available):
     return (
         f"the last element of shape {shape_text(size)} with strides {shape_text(stride)} from "
-        f"offset {offset} ends at byte {total}, past the storage's {available} bytes"
+        f"offset {offset} ends at byte {total}, past the storage's "
+        f"{count_text(available, 'byte')}"
+    )
+
+
+def _index_range(index, real_dim, size, items=None, ndim=None):
+    """The range broken, on the tensor's own dim: torch's message numbers the index's entries,
+    and a '...' or None before the entry makes that number differ from the tensor's dim."""
+    items = (index,) if items is None else items
+    ndim = real_dim + 1 if ndim is None else ndim
+    before = items[:real_dim]
+    specified = sum(type(i) is int or type(i) is slice for i in items)
+    ellipses = sum(i is Ellipsis for i in before)
+    dim = sum(type(i) is int or type(i) is slice for i in before) + ellipses * (ndim - specified)
+    if dim >= ndim or ellipses > 1:  # a second '...' reads past the sizes: no dim of the tensor
+        if size:
+            where = f"the dim indexed at position {real_dim}"
+            return f"index {index} is outside -{size}..{size - 1} for {where}"
+        return f"index {index} addresses a dim of size 0 at position {real_dim}"
+    if size:
+        where = f"the tensor's dim {dim} (size {size})"
+        text = f"index {index} is outside -{size}..{size - 1} for {where}"
+    else:
+        text = f"index {index} addresses the tensor's dim {dim}, which has size 0"
+    if dim == real_dim:
+        return text
+    counted = []
+    if ellipses:
+        counted.append(f"after the '...' (which stands for {count_text(ndim - specified, 'dim')})")
+    if any(i is None for i in before):
+        counted.append("without the None entries (they add new dims)")
+    return (
+        f"{text}: torch's message says dimension {real_dim} because it numbers the entries of "
+        f"the index, but counted {' and '.join(counted)} that entry is the tensor's dim {dim}"
     )
 
 
@@ -79,8 +112,11 @@ ERROR_WHY = {
     "memory_format_rank": lambda fmt, rank, ndim: (
         f"{fmt} orders the dims of a {rank}-d (N, C, ...) tensor, but this one is {ndim}-d"
     ),
-    "contiguous_preserve": lambda: (
-        "contiguous() needs a concrete target layout and preserve_format names none"
+    "contiguous_preserve": lambda shape, stride: (
+        "with preserve_format, contiguous() raises only when it would have to copy: it returns "
+        "a tensor that is already row-major contiguous as it is, but strides "
+        f"{shape_text(stride)} are not row-major for shape {shape_text(shape)}, and "
+        "preserve_format names no target layout for the copy"
     ),
     "repeated_dim": lambda dims, d: f"dim {d} is listed twice in {shape_text(dims)}",
     "permute_length": lambda ndim, dims: (
@@ -90,11 +126,13 @@ ERROR_WHY = {
     "t_rank": lambda ndim: f"t() only transposes tensors of at most 2 dims; this one has {ndim}",
     "mT_rank": lambda: "mT swaps the last two dims, and a 1-d tensor has only one",
     "movedim_length": lambda src, dst: (
-        f"movedim pairs sources with destinations: {len(src)} sources but {len(dst)} destinations"
+        f"movedim pairs sources with destinations: {count_text(len(src), 'source')} but "
+        f"{count_text(len(dst), 'destination')}"
     ),
     "movedim_repeated": lambda name, given: f"the {name} dims {shape_text(given)} repeat a dim",
     "expand_too_few": lambda shape, sizes: (
-        f"expand can add dims but not remove them: {len(sizes)} sizes for a {len(shape)}-d tensor"
+        f"expand can add dims but not remove them: {count_text(len(sizes), 'size')} for a "
+        f"{len(shape)}-d tensor"
     ),
     "expand_leading_minus_one": lambda sizes, i: (
         f"-1 means 'keep this size', but new leading dim {i} has no size to keep"
@@ -115,7 +153,9 @@ ERROR_WHY = {
         f"start {start} is outside -{cur}..{cur} for dim {d} of size {cur}"
     ),
     "narrow_overflow": lambda start, length, cur, d: (
-        f"entries {start}..{start + length - 1} run past the end of dim {d} (size {cur})"
+        f"entry {start} runs past the end of dim {d} (size {cur})"
+        if length == 1
+        else f"entries {start}..{start + length - 1} run past the end of dim {d} (size {cur})"
     ),
     "select_scalar": lambda: "a 0-d tensor has no dim to select from",
     "select_range": lambda index, size, d: (
@@ -135,13 +175,10 @@ ERROR_WHY = {
     "tensor_split_scalar": lambda: "a 0-d tensor has no dim to split",
     "tensor_split_count": lambda s: f"tensor_split needs at least one section, got {s}",
     "index_scalar": lambda: "a 0-d tensor has no dim to index; .item() reads its value",
-    "index_range": lambda index, real_dim, size: (
-        f"index {index} is outside -{size}..{size - 1} for the dim indexed at position {real_dim}"
-        if size
-        else f"index {index} addresses a dim of size 0 at position {real_dim}"
-    ),
+    "index_range": _index_range,
     "index_too_many": lambda ndim, specified: (
-        f"{specified} ints/slices index a {ndim}-d tensor (None and ... do not count)"
+        f"{count_text(specified, 'int/slice', 'ints/slices')} "
+        f"{'indexes' if specified == 1 else 'index'} a {ndim}-d tensor (None and ... do not count)"
     ),
     "diagonal_same": lambda dim1, dim2, d: f"dim1={dim1} and dim2={dim2} both mean dim {d}",
     "unfold_size": lambda d, max_size, size: (
@@ -150,7 +187,8 @@ ERROR_WHY = {
     "unfold_negative": lambda size: f"the window size {size} is negative",
     "unfold_step": lambda step: f"the window step {step} must be positive",
     "as_strided_length": lambda size, stride: (
-        f"as_strided needs one stride per size: {len(size)} sizes, {len(stride)} strides"
+        f"as_strided needs one stride per size: {count_text(len(size), 'size')}, "
+        f"{count_text(len(stride), 'stride')}"
     ),
     "as_strided_negative_stride": lambda stride: (
         f"strides {shape_text(stride)} include a negative one"
@@ -172,7 +210,8 @@ ERROR_WHY = {
     ),
     "value_overflow": lambda value, dtype: f"{value!r} lies outside the range of {dtype}",
     "empty_strided_length": lambda size, stride: (
-        f"one stride per size is needed: {len(size)} sizes, {len(stride)} strides"
+        f"one stride per size is needed: {count_text(len(size), 'size')}, "
+        f"{count_text(len(stride), 'stride')}"
     ),
     "tensor_leaf": lambda kind: f"a {kind} sits where the shape says a number belongs",
     "tensor_int_range": lambda value: f"{value} does not fit in a 64-bit integer",
@@ -180,6 +219,7 @@ ERROR_WHY = {
         f"a number sits where the shape says a list belongs (dim {dim})"
     ),
     "tensor_ragged": lambda n, dim, got: (
-        f"the first list at dim {dim} has {n} items, so every list there must, but one has {got}"
+        f"the first list at dim {dim} has {count_text(n, 'item')}, so every list there must, "
+        f"but one has {got}"
     ),
 }

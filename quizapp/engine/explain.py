@@ -29,7 +29,9 @@ class EngineBackend:
         why = outcome.why
         if bound.pick is not None:
             count = len(outcome.value)
-            if -count <= bound.pick < count:
+            if count == 1 and bound.pick in (0, -1):
+                why = f"{why}, and [{bound.pick}] picks that one"
+            elif -count <= bound.pick < count:
                 why = f"{why}, and [{bound.pick}] picks tensor {bound.pick % count} of those {count}"
         return outcome.value, why
 

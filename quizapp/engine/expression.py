@@ -7,7 +7,7 @@ import math
 import re
 import warnings
 
-from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES
+from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES, UNSUPPORTED_DTYPE_NAMES
 from quizapp.engine.steps import (
     Chain,
     ExpressionError,
@@ -17,7 +17,8 @@ from quizapp.engine.steps import (
     render_index,
 )
 
-__all__ = ["Chain", "ExpressionError", "Step", "TorchName", "parse_expression", "validate_text"]
+__all__ = ["UNSUPPORTED_DTYPE_NAMES", "Chain", "ExpressionError", "Step", "TorchName",
+           "parse_expression", "validate_text"]
 
 # The language (issue 2, section 3):
 #   chain       := constructor step*
@@ -258,7 +259,8 @@ class _ChainParser:
             return slice(*parts)
         if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                 and node.value.id == "torch"):
-            if node.attr in DTYPE_NAMES or node.attr in MEMORY_FORMATS:
+            if (node.attr in DTYPE_NAMES or node.attr in MEMORY_FORMATS
+                    or node.attr in UNSUPPORTED_DTYPE_NAMES):  # refused with a reason on binding
                 return TorchName(node.attr)
             raise ExpressionError(f"expected a dtype or memory format such as torch.float64, got "
                                   f"torch.{node.attr}", self.column(node))

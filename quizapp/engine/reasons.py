@@ -5,7 +5,7 @@ from __future__ import annotations
 from .contiguity import is_contiguous, is_non_overlapping_and_dense
 from .error_reasons import ERROR_WHY
 from .tensor import TorchError
-from .view_chunks import chunks_text, refused_view_text, shape_text
+from .view_chunks import chunks_text, count_text, refused_view_text, shape_text
 
 
 def _view(t, shape, stride):
@@ -113,16 +113,26 @@ def _select(t, result, dim, index):
 
 def _tensor_split_sections(t, d, sections, count):
     base, extra = divmod(t[0][d], sections)
+    if extra == 0:
+        longer = f"so every piece has {base}"
+    elif extra == 1:
+        longer = "so the first one is one longer"
+    else:
+        longer = f"so the first {extra} are one longer"
     return (
-        f"tensor_split makes {count} views along dim {d}: {t[0][d]} = {sections}*{base} + {extra}, "
-        f"so the first {extra} are one longer"
+        f"tensor_split makes {count_text(count, 'view')} along dim {d}: "
+        f"{t[0][d]} = {sections}*{base} + {extra}, {longer}"
     )
 
 
 OUTCOME_WHY = {
     "view": _view,
-    "reshape_alias": lambda t, shape, stride: "reshape could alias: " + _view(t, shape, stride),
-    "flatten_alias": lambda t, shape, stride: "flatten could alias: " + _view(t, shape, stride),
+    "reshape_alias": lambda t, shape, stride: (
+        "reshape needed no copy, so it returned a view: " + _view(t, shape, stride)
+    ),
+    "flatten_alias": lambda t, shape, stride: (
+        "flatten needed no copy, so it returned a view: " + _view(t, shape, stride)
+    ),
     "reshape_copy": lambda t, shape: _copy(t, shape, "reshape"),
     "flatten_copy": lambda t, shape: _copy(t, shape, "flatten"),
     "flatten_same": lambda t, d: (
@@ -176,18 +186,22 @@ OUTCOME_WHY = {
         f"{shape_text(result[1])}, where stride 0 reads the same element again"
     ),
     "narrow": lambda t, result, d, start, length: (
-        f"narrow keeps {length} entries of dim {d} from {start}: offset "
+        f"narrow keeps {count_text(length, 'entry')} of dim {d} from {start}: offset "
         f"{t[2]} + {start}*{t[1][d]} = {result[2]}"
     ),
     "select": _select,
-    "unbind": lambda t, d, count: f"unbind gives {count} views, one select per index of dim {d}",
-    "split": lambda t, d, size, count: f"split gives {count} views of at most {size} along dim {d}",
+    "unbind": lambda t, d, count: (
+        f"unbind gives {count_text(count, 'view')}, one select per index of dim {d}"
+    ),
+    "split": lambda t, d, size, count: (
+        f"split gives {count_text(count, 'view')} of at most {size} along dim {d}"
+    ),
     "split_sizes": lambda t, d, sizes: (
         f"split gives views of sizes {shape_text(sizes)} along dim {d}"
     ),
     "chunk": lambda t, d, chunks, size, count: (
         f"chunk({chunks}) splits dim {d} into pieces of ceil({t[0][d]}/{chunks}) = {size}, "
-        f"which makes {count} views"
+        f"which makes {count_text(count, 'view')}"
     ),
     "tensor_split_sections": _tensor_split_sections,
     "tensor_split_indices": lambda t, d, indices: (
@@ -196,11 +210,11 @@ OUTCOME_WHY = {
     "getitem": _getitem,
     "diagonal": lambda t, result, offset, d1, d2: (
         f"diagonal walks dims {d1} and {d2} together with stride {result[1][-1]} (their sum), "
-        f"{result[0][-1]} entries from offset {result[2]}"
+        f"{count_text(result[0][-1], 'entry')} from offset {result[2]}"
     ),
     "unfold": lambda t, result, d, size, step: (
-        f"unfold makes windows of {size} every {step} along dim {d}: "
-        f"{result[0][d] if t[0] else 1} windows, window stride {result[1][-1]}"
+        f"unfold makes windows of size {size} every {step} along dim {d}: "
+        f"{count_text(result[0][d] if t[0] else 1, 'window')}, window stride {result[1][-1]}"
     ),
     "as_strided": lambda t, result: (
         f"as_strided takes shape {shape_text(result[0])}, strides {shape_text(result[1])} "
@@ -212,12 +226,12 @@ OUTCOME_WHY = {
         f"(strides {shape_text(result[1])}) and fills every element with {element!r}"
     ),
     "factory_unknown": lambda factory, result: (
-        f"{factory} allocates a new storage of {result[3].nbytes} bytes with strides "
+        f"{factory} allocates a new storage of {count_text(result[3].nbytes, 'byte')} with strides "
         f"{shape_text(result[1])}; its values are not known in advance"
     ),
     "factory_arange": lambda result, start, end, step: (
         f"arange counts from {start} up to (not including) {end} in steps of {step}: "
-        f"{result[0][0]} {result[4].name} elements in a new 1-d storage"
+        f"{count_text(result[0][0], result[4].name + ' element')} in a new 1-d storage"
     ),
     "factory_tensor": lambda result: (
         f"tensor copies the nested lists into a new contiguous {result[4].name} storage of shape "

@@ -26,6 +26,8 @@ from quizapp.engine.signature_table import (
     OP_SIGNATURES,
     Param,
 )
+from quizapp.engine.steps import render_value
+from quizapp.engine.unsupported import refuse_unsupported_dtypes
 
 MAX_DIMS = 25  # longest size/stride/dims list and deepest nested data list
 MAX_ALLOCATED_ELEMENTS = 2**24  # torch_explain really allocates constructors and copies
@@ -66,6 +68,7 @@ def bind_step(step: Step) -> BoundCall:
         return BoundCall(step.name, {}, None)
     if step.kind == "index":
         return BoundCall("__getitem__", {"index": canonicalize_index(step, step.args[0])}, None)
+    refuse_unsupported_dtypes(step)
     table = CONSTRUCTOR_SIGNATURES if step.kind == "constructor" else OP_SIGNATURES
     overloads = table[step.name]
     first: _Mismatch | None = None
@@ -93,11 +96,13 @@ def _match(params: tuple[Param, ...], step: Step) -> dict:
     """torch's FunctionSignature::parse for one overload, on the literal values of ``step``."""
     positional = [p for p in params if not p.kw_only]
     args = list(step.args)
-    if (len(positional) == 1 and positional[0].kind == "ints" and args
-            and type(args[0]) is int):  # view(2, 3) == view((2, 3))
+    varargs = (len(positional) == 1 and positional[0].kind == "ints" and args
+               and type(args[0]) in (int, float, bool))
+    if varargs:  # view(2, 3) == view((2, 3)); view(2.0, 3) is refused naming the 2.0
         args = [tuple(args)]
     if len(args) > len(positional):
-        raise _Mismatch(f"takes at most {len(positional)} positional arguments, got {len(args)}")
+        raise _Mismatch(f"takes at most {_count(len(positional), 'positional argument')}, got "
+                        f"{len(args)}", len(positional))
     raw = {p.name: (value, i) for i, (p, value) in enumerate(zip(positional, args, strict=False))}
     names = {p.name: p for p in params}
     for j, (name, value) in enumerate(step.kwargs):
@@ -117,6 +122,8 @@ def _match(params: tuple[Param, ...], step: Step) -> dict:
         try:
             bound[p.canonical] = canonicalize_value(p.kind, value)
         except _Mismatch as exc:
+            if varargs and at == 0 and exc.at is not None:
+                at = exc.at  # the offending integer is an argument of its own: point at it
             raise _Mismatch(f"argument {p.name!r} must be {_KIND_TEXT[p.kind]}{exc.reason}",
                             at) from None
     return bound
@@ -131,8 +138,11 @@ def canonicalize_value(kind: str, value: object) -> object:
     if kind in ("ints", "int|ints") and isinstance(value, tuple | list):
         if len(value) > MAX_DIMS:
             raise _Mismatch(f" of at most {MAX_DIMS} entries")
-        if all(type(v) is int for v in value):
-            return tuple(value)
+        for i, v in enumerate(value):
+            if type(v) is not int:  # name the value, its type and where it sits
+                note = ", and the explorer takes only integers here" if isinstance(v, bool) else ""
+                raise _Mismatch(f", got {_describe_value(v)} at position {i}{note}", i)
+        return tuple(value)
     if kind == "int|ints" and type(value) is int:
         return value
     if kind in ("scalar", "fill") and type(value) in (int, float):
@@ -183,7 +193,10 @@ def canonicalize_index(step: Step, index: object) -> object:
     if sum(item is Ellipsis for item in items) > 1:
         # torch 2.13 reads past its sizes for a second "..." (undefined results); NumPy refuses
         # it too, so the language does (lead decision, notes/engine-bugs.md item 13).
-        raise ExpressionError("expected an index with at most one '...'", step.arg_columns[0])
+        raise ExpressionError("expected at most one '...' in an index: the explorer takes one "
+                              "'...' per index (torch accepts more, but past the first its "
+                              "results depend on memory it reads beyond the tensor's sizes)",
+                              step.arg_columns[0])
     for item in items:
         if not (type(item) is int or item is None or item is Ellipsis or isinstance(item, slice)):
             raise ExpressionError("expected an index of integers, slices, None or ... (basic "
@@ -279,10 +292,25 @@ def _describe(step: Step, params: tuple[Param, ...]) -> str:
 
 
 def _describe_value(value: object) -> str:
+    """The value as written and what it is: ``2.0 (a float)``, ``(2, 3) (a tuple)``."""
     if isinstance(value, Chain):
         return "a tensor"
     if isinstance(value, TorchName):
         return f"torch.{value.name}"
     if isinstance(value, slice):
         return "a slice"
-    return repr(value) if not isinstance(value, tuple | list) else type(value).__name__
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return f"{value} (a bool)"
+    if value is Ellipsis:
+        return "..."
+    kind = {int: "an int", float: "a float", tuple: "a tuple", list: "a list"}.get(type(value))
+    text = render_value(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{text} ({kind})" if kind else text
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -8,6 +8,15 @@ def shape_text(seq) -> str:
     return "(" + ", ".join(map(str, seq)) + ("," if len(seq) == 1 else "") + ")"
 
 
+def count_text(n: int, noun: str, plural: str = "") -> str:
+    """``1 entry``, ``2 entries``, ``0 windows``: a number with its noun in the right form."""
+    if n == 1:
+        return f"{n} {noun}"
+    if plural:
+        return f"{n} {plural}"
+    return f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
+
+
 def view_chunks(shape: tuple, stride: tuple) -> tuple[list, list]:
     """The chunks computeStride cuts the old dims into, outermost first, and the breaks between.
 
@@ -39,7 +48,7 @@ def chunks_text(shape: tuple, stride: tuple) -> str:
             if first == last
             else f"dims ({', '.join(map(str, range(first, last + 1)))})"
         )
-        parts.append(f"{dims} ({elements} elements)")
+        parts.append(f"{dims} ({count_text(elements, 'element')})")
     head = f"{parts[0]} {'forms' if parts[0].startswith('dim ') else 'form'} one contiguous chunk"
     if len(parts) == 1:
         return head

@@ -83,3 +83,56 @@ def test_check_exits_1_on_disagreement(monkeypatch: pytest.MonkeyPatch) -> None:
     cells = {name: row[header.index(name):].split()[0] for name in ("shape", "stride", "offset")}
     assert cells == {"shape": "ok", "stride": "DIFFERS", "offset": "ok"}
     assert out.splitlines()[-1].startswith("DISAGREEMENT: 1 field")
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(("expr", "cut"), [
+    ("torch.arange(24).view(2, 3, 4)[..., ...]", 2),
+    ("torch.arange(6).view(torch.int32)", 1),
+    ("torch.arange(6).view(2, 3).view(dtype=torch.int8).t()", 2),
+])
+def test_check_does_not_claim_agreement_past_the_language(expr: str, cut: int) -> None:
+    """torch_explain parses with the same language, so both sides stop at the refused step:
+    torch never ran it (torch itself accepts these), and --check must say so."""
+    status, out = run("--check", expr)
+    assert status == explain_cmd.EXIT_OUTSIDE_LANGUAGE
+    check = out[out.index("torch check"):]
+    assert "agreement: every field agrees with torch" not in check
+    assert "values: not compared (torch was not run)" in check
+    assert "error: not compared (torch was not run)" in check
+    checked = "step 0 was" if cut == 1 else f"steps 0-{cut - 1} were"
+    assert check.splitlines()[-1] == (
+        f"NOT COMPARED from step {cut} on: the chain leaves the expression language there, so "
+        f"torch was not run on step {cut} or any later step; only {checked} checked")
+    assert f"agreement up to step {cut - 1}:" in check
+    status, out = run("--check", "--json", expr)
+    report = json.loads(out)
+    assert status == 2 and report["differences"] == []
+    assert report["not_compared_from_step"] == cut
+
+
+@pytest.mark.torch
+def test_check_of_a_whole_input_refusal_compares_nothing() -> None:
+    status, out = run("--check", "torch.zeros(2, 3, dtype=torch.complex64)")
+    assert status == 2
+    assert "agreement" not in out
+    assert out.splitlines()[-1] == ("NOT COMPARED: the input is outside the expression language, "
+                                    "so torch was not run on it; nothing was checked")
+
+
+@pytest.mark.torch
+def test_check_of_a_chain_torch_refuses_is_still_a_full_comparison() -> None:
+    status, out = run("--check", "torch.arange(6).view(4, 2)")
+    assert status == 0
+    assert out.splitlines()[-1] == "agreement: every field agrees with torch"
+    assert "NOT COMPARED" not in out
+    status, out = run("--check", "--json", EXPR)
+    assert status == 0 and json.loads(out)["not_compared_from_step"] is None
+
+
+def test_help_documents_the_not_compared_steps_and_exit_status() -> None:
+    status, out = run("--help")
+    assert status == 0
+    text = " ".join(out.split())
+    assert "2 when the input is outside the expression language" in text
+    assert "reported as not compared: torch is not run on them" in text

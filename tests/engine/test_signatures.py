@@ -93,6 +93,7 @@ TORCH_TYPE_ERRORS = [
     f"{X}.as_strided((2,), (1,), storage_offset=True)", f"{X}.contiguous(torch.channels_last)",
     f"{X}.contiguous(memory_format=None)", f"{X}.clone(torch.channels_last)", f"{X}.detach(1)",
     f"{X}.ravel(0)", f"{X}.view_as((2, 3, 4))", f"{X}.narrow(0, 0, True)",
+    f"{X}.view(2.0, 12)", f"{X}.view(2, 12.5)", f"{X}.permute(0, 1.0, 2)",
     "torch.arange()", "torch.arange(5, step=2)", "torch.zeros()", "torch.full(2, 1)",
     "torch.empty_strided(2, 3)", "torch.tensor()", "torch.zeros(2, dtype=1)",
 ]

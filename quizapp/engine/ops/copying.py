@@ -122,6 +122,8 @@ def contiguous(t: Tensor, memory_format: str = "contiguous_format") -> Outcome:
             "RuntimeError",
             "preserve memory format is unsupported by the contiguous operator",
             "contiguous_preserve",
+            shape,
+            stride,
         )
     if is_contiguous_in_format(shape, stride, memory_format):
         return make_outcome(t, "contiguous_same", (t, memory_format))

@@ -60,9 +60,11 @@ def size_read_past_end(shape: tuple, stride: tuple, dim: int) -> int:
     return stride[k] if k < ndim else 0
 
 
-def _select(t, shape: tuple, stride: tuple, offset: int, dim: int, index: int, real_dim: int):
+def _select(
+    t, shape: tuple, stride: tuple, offset: int, dim: int, index: int, real_dim: int, items=()
+):
     # TensorIndexing.h applySelect: bounds checked against the current dim; the message names
-    # the position of the index in the tuple (real_dim).
+    # the position of the index in the tuple (real_dim), the why also the tensor's own dim.
     if not shape and index == 0 and dim == 0:
         raise torch_error("IndexError", _SCALAR_INDEX, "index_scalar")
     size = size_read_past_end(shape, stride, dim) if shape else 0
@@ -74,6 +76,8 @@ def _select(t, shape: tuple, stride: tuple, offset: int, dim: int, index: int, r
             index,
             real_dim,
             size,
+            items or (index,),
+            len(t[0]),
         )
     if dim >= len(shape):  # passed the garbage bounds check: select() itself rejects the dim
         canonicalize_dim(dim, len(shape))
@@ -171,7 +175,7 @@ def getitem(t: Tensor, index) -> Outcome:
                 )
             dim += 1
         else:
-            shape, stride, offset = _select(t, shape, stride, offset, dim, item, pos)
+            shape, stride, offset = _select(t, shape, stride, offset, dim, item, pos, index)
     # x[()] and x[...] are aliases: a new view object, never x itself
     result = make_view(t, shape, stride, offset)
     return make_outcome(result, "getitem", (t, result, index))

@@ -1,0 +1,51 @@
+"""Refusals of what torch accepts but the explorer does not model: dtype views, other dtypes."""
+
+from __future__ import annotations
+
+from quizapp.engine.dtypes import DTYPES
+from quizapp.engine.expression import (
+    MEMORY_FORMATS,
+    UNSUPPORTED_DTYPE_NAMES,
+    ExpressionError,
+    Step,
+    TorchName,
+)
+
+
+def _dtype_names(step: Step) -> list[tuple[str, int]]:
+    """Every torch.<dtype> among the step's arguments (nested in tuples and lists too), with
+    the position of the argument it sits in."""
+    found = []
+    values = list(step.args) + [v for _, v in step.kwargs]
+    for at, value in enumerate(values):
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, tuple | list):
+                stack.extend(item)
+            elif isinstance(item, TorchName) and item.name not in MEMORY_FORMATS:
+                found.append((item.name, at))
+    return found
+
+
+def refuse_unsupported_dtypes(step: Step) -> None:
+    """Dtype views and dtypes outside the engine's table: refused with what is supported."""
+    dtypes = _dtype_names(step)
+    if step.kind == "method" and step.name == "view" and (
+            dtypes or any(name == "dtype" for name, _ in step.kwargs)):
+        at = next((at for _, at in dtypes), len(step.args))
+        raise ExpressionError(
+            "expected .view(*size: integers): dtype views such as .view(torch.int32) "
+            "reinterpret the bytes as another dtype, and the explorer, which follows shapes "
+            "and strides, does not support them", _column(step, at))
+    for name, at in dtypes:
+        if name in UNSUPPORTED_DTYPE_NAMES:
+            supported = ", ".join(f"torch.{n}" for n in DTYPES)
+            raise ExpressionError(
+                f"expected a dtype the explorer supports ({supported}, or an alias such as "
+                f"torch.long): torch.{name} is a torch dtype the explorer does not support",
+                _column(step, at))
+
+
+def _column(step: Step, at: int) -> int:
+    return step.arg_columns[at] if at < len(step.arg_columns) else step.column
