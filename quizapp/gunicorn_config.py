@@ -39,3 +39,6 @@ threads = read_count("GUNICORN_THREADS", "2")
 # which by default is any client on 127.0.0.1: a "SCRIPT_NAME: //evil.example" header made every
 # link and script of the page point at another host. quizapp is served at the root, so none.
 forwarder_headers = ""
+
+# The access log (the Dockerfile sends it to stdout) with each request's duration at the end.
+access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'

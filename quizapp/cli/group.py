@@ -23,8 +23,9 @@ class QuizappGroup(FlaskGroup):
     def __init__(self, **extra: object) -> None:
         # No .env files: python-dotenv is not installed, and settings come from the environment.
         super().__init__(create_app=self.load_quizapp, load_dotenv=False, **extra)
-        # Flask adds -e/--env-file regardless; it only works with python-dotenv.
-        self.params = [param for param in self.params if param.name != "env_file"]
+        # Flask adds -e/--env-file regardless (it only works with python-dotenv) and -A/--app,
+        # which names an app to import: this group always builds quizapp's own.
+        self.params = [param for param in self.params if param.name not in ("env_file", "app")]
         self.app: Flask | None = None
 
     def load_quizapp(self) -> Flask:

@@ -66,11 +66,13 @@ def test_help_with_a_bad_setting_is_the_help_and_one_line_about_the_setting(tmp_
     assert all(f"  {name} " in result.stdout for name in ("content", "explain", "puzzle", "run"))
 
 
-def test_help_lists_the_apps_commands_and_no_env_file_option(tmp_path):
+def test_help_lists_the_apps_commands_and_no_env_file_or_app_option(tmp_path):
     result = run_quizapp(tmp_path, "--help")
     assert result.returncode == 0 and result.stderr == ""
     assert "  db " in result.stdout
     assert "--env-file" not in result.stdout and "python-dotenv" not in result.stdout
+    # -A/--app names an app to import; this command always builds quizapp's own.
+    assert "--app" not in result.stdout
 
 
 def test_a_sqlite_file_in_a_missing_folder_is_named(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import socket
 import subprocess
 import sys
@@ -62,11 +63,12 @@ def fetch(url: str, headers: dict[str, str]) -> tuple[int, str]:
         return error.code, error.read().decode()
 
 
-def test_a_script_name_header_cannot_move_the_pages_links_to_another_host(tmp_path):
+def test_served_pages_ignore_a_script_name_header_and_are_logged_with_their_duration(tmp_path):
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "--config", "python:quizapp.gunicorn_config",
-         "--bind", f"127.0.0.1:{port}", "--workers", "1", "quizapp:create_app()"],
+         "--bind", f"127.0.0.1:{port}", "--workers", "1", "--access-logfile",
+         str(tmp_path / "access.log"), "quizapp:create_app()"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         env={"PATH": "/usr/bin:/bin", "QUIZAPP_ENV": "testing", "HOME": str(tmp_path),
              "QUIZAPP_INSTANCE_PATH": str(tmp_path)})
@@ -87,6 +89,10 @@ def test_a_script_name_header_cannot_move_the_pages_links_to_another_host(tmp_pa
     finally:
         server.terminate()
         server.wait(timeout=30)
+    # The access log ends each line with the request's duration.
+    logins = [line for line in (tmp_path / "access.log").read_text().splitlines()
+              if '"GET /login HTTP/1.1" 200' in line]
+    assert len(logins) >= 2 and all(re.search(r" \d+ms$", line) for line in logins), logins
 
 
 @pytest.mark.parametrize(("name", "value"), [
