@@ -104,15 +104,29 @@ def compute_zone_choices(now: datetime, stored: str | None,
     return choices
 
 
-class NumberField(IntegerField):
-    """A whole number typed with the digits 0-9: int() also reads other scripts' digits ("٣"
-    is 3), which the page never shows and the ?page= parameter refuses as well."""
+class AsciiDigitsMixin:
+    """Numbers typed with the digits 0-9 only: int() and Decimal() also read other scripts'
+    digits ("٣" is 3), which the pages never show and the ?page= parameter refuses as well."""
+
+    not_a_number = "Not a valid number."
 
     def process_formdata(self, valuelist: list[str]) -> None:
         if valuelist and not valuelist[0].strip().isascii():
             self.data = None
-            raise ValueError(self.gettext("Not a valid integer value."))
+            raise ValueError(self.gettext(self.not_a_number))
         super().process_formdata(valuelist)
+
+
+class NumberField(AsciiDigitsMixin, IntegerField):
+    """A whole number typed with the digits 0-9."""
+
+    not_a_number = "Not a valid integer value."
+
+
+class DecimalNumberField(AsciiDigitsMixin, DecimalField):
+    """A decimal number typed with the digits 0-9."""
+
+    not_a_number = "Not a valid decimal value."
 
 
 class LoginForm(FlaskForm):
@@ -147,7 +161,7 @@ def stop_if_retention_not_finite(_form: FlaskForm, field) -> None:
 class SettingsForm(FlaskForm):
     # Decimal bounds: NumberRange compares the typed Decimal("0.99") with its bounds, and the
     # float 0.99 is 0.98999..., so a float bound refused the top of the stated range.
-    desired_retention = DecimalField("Desired retention", places=2, validators=[
+    desired_retention = DecimalNumberField("Desired retention", places=2, validators=[
         stop_if_unreadable, InputRequired(), stop_if_retention_not_finite,
         NumberRange(*(Decimal(str(bound)) for bound in RETENTION_RANGE))])
     new_per_day = NumberField("New items per day", validators=[

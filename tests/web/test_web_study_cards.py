@@ -457,6 +457,7 @@ def test_settings_reject_out_of_range_values(app, client, bank):
     page = client.get("/settings").text
     for field, value in (("desired_retention", "1.5"), ("new_per_day", "-1"),
                          ("new_per_day", "٢٠"), ("reviews_per_day", "５０"),
+                         ("desired_retention", "٠.٨"), ("desired_retention", "０.８"),
                          ("reviews_per_day", "lots"), ("time_zone", "Mars/Olympus_Mons"),
                          ("time_zone", "UTC+15:00"), ("time_zone", ""),
                          ("desired_retention", "0.955")):
