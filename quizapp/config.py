@@ -56,6 +56,25 @@ def canonicalize_int(value: str, name: str, low: int, high: int) -> int:
     return number
 
 
+# Host names a request may name when QUIZAPP_TRUSTED_HOSTS is set: the machine itself is always
+# one (the Docker image's health check asks 127.0.0.1), which gives a forged Host nothing.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+HOST_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789.-:[]")
+
+
+def canonicalize_trusted_hosts(value: str) -> list[str] | None:
+    """QUIZAPP_TRUSTED_HOSTS, "quiz.example.com, .example.org" -> Flask's TRUSTED_HOSTS (a
+    leading dot takes the subdomains too) plus the loopback names; None when empty (any host)."""
+    hosts = [host.strip().lower() for host in value.split(",") if host.strip()]
+    if not hosts:
+        return None
+    for host in hosts:
+        if len(host) > 253 or not set(host) <= HOST_NAME_CHARS:
+            raise ConfigError(f"QUIZAPP_TRUSTED_HOSTS holds {host!r}, which is not a host name; "
+                              "give names separated by commas, e.g. quiz.example.com,.example.org")
+    return hosts + [host for host in LOOPBACK_HOSTS if host not in hosts]
+
+
 def compute_engine_options(
         database_url: str, *, connect_timeout: int = DB_CONNECT_TIMEOUT_SECONDS,
         statement_timeout_ms: int = DB_STATEMENT_TIMEOUT_MS,
@@ -233,6 +252,8 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
             "QUIZAPP_REGISTER_LIMIT_WINDOW_MINUTES", 1, 24 * 60),
         "PROXY_FIX_HOPS": canonicalize_int(
             environ.get("QUIZAPP_PROXY_FIX_HOPS", "0"), "QUIZAPP_PROXY_FIX_HOPS", 0, 5),
+        # A Host header outside these names gets 400 (werkzeug builds redirects from it).
+        "TRUSTED_HOSTS": canonicalize_trusted_hosts(environ.get("QUIZAPP_TRUSTED_HOSTS", "")),
         # Bad input: bodies above this size get 413 before any form parsing.
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "SESSION_COOKIE_HTTPONLY": True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from quizapp.services.errors import ServiceError
 
@@ -26,7 +26,15 @@ CSRF_MESSAGE = (
 def render_error(status: int, message: str):
     if request.path.startswith("/api/") or request.path == "/healthz":
         return jsonify({"error": message, "status": status}), status
+    if not request_has_trusted_host():
+        # No page can be built for a host outside TRUSTED_HOSTS (its links need one): plain text.
+        return f"{status}: {message}\n", status, {"Content-Type": "text/plain; charset=utf-8"}
     return render_template("error.html", status=status, message=message), status
+
+
+def request_has_trusted_host() -> bool:
+    """False when the Host header names a host outside QUIZAPP_TRUSTED_HOSTS."""
+    return not isinstance(request.routing_exception, SecurityError)
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -45,6 +53,8 @@ def register_error_handlers(app: Flask) -> None:
         # A handler that aborted with its own description (abort(404, "...")) keeps its words.
         if error.description and error.description != type(error).description:
             message = error.description
+        if isinstance(error, SecurityError):  # its description echoes the Host header
+            message = "This server does not answer for that host name."
         response = render_error(status, message)
         if status == 405 and hasattr(error, "valid_methods") and error.valid_methods:
             body, code = response

@@ -17,7 +17,8 @@ def clean_env(monkeypatch):
     for name in ("QUIZAPP_ENV", "QUIZAPP_SECRET_KEY", "QUIZAPP_SECRET_KEY_FILE",
                  "QUIZAPP_DATABASE_URL", "QUIZAPP_HTTPS", "QUIZAPP_INSTANCE_PATH",
                  "QUIZAPP_PASSWORD_HASH", "QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS",
-                 "QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "QUIZAPP_DB_POOL_TIMEOUT_SECONDS"):
+                 "QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "QUIZAPP_DB_POOL_TIMEOUT_SECONDS",
+                 "QUIZAPP_TRUSTED_HOSTS"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -203,3 +204,32 @@ def test_sqlite_connections_use_wal_foreign_keys_and_a_busy_timeout(app):
             assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
             assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
             assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 10_000
+
+
+def test_trusted_hosts_refuse_another_host_header_and_keep_the_machines_own(clean_env, tmp_path):
+    """Werkzeug builds redirects (a double-slash path's, for one) from the Host header: with
+    QUIZAPP_TRUSTED_HOSTS set, a request naming another host is refused instead of echoed."""
+    client = create_app({"INSTANCE_PATH": str(tmp_path)}).test_client()
+    assert client.get("/explorer", headers={"Host": "evil.example"}).status_code == 200
+    clean_env.setenv("QUIZAPP_TRUSTED_HOSTS", " Quiz.Example.com, .example.org ")
+    app = create_app({"INSTANCE_PATH": str(tmp_path)})
+    assert app.config["TRUSTED_HOSTS"] == ["quiz.example.com", ".example.org", "127.0.0.1",
+                                           "localhost", "::1"]
+    client = app.test_client()
+    for host, status in (("evil.example", 400), ("quiz.example.com", 200),
+                         ("quiz.example.com:8000", 200), ("a.example.org", 200),
+                         ("127.0.0.1:8000", 200), ("localhost", 200)):
+        assert client.get("/explorer", headers={"Host": host}).status_code == status, host
+    refused = client.get("/login", headers={"Host": "evil.example"})
+    assert refused.text == "400: This server does not answer for that host name.\n"
+    redirect = client.get("//evil.example/login", headers={"Host": "evil.example"})
+    assert redirect.status_code == 400 and "evil.example" not in redirect.headers.get(
+        "Location", "")
+
+
+@pytest.mark.parametrize("value", ["quiz example.com", "quiz.example.com/path", "ünïcode.example",
+                                   "x" * 254])
+def test_a_trusted_host_that_is_not_a_host_name_is_a_one_line_error(clean_env, tmp_path, value):
+    clean_env.setenv("QUIZAPP_TRUSTED_HOSTS", f"quiz.example.com,{value}")
+    with pytest.raises(ConfigError, match="QUIZAPP_TRUSTED_HOSTS holds"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
