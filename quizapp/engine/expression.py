@@ -45,13 +45,18 @@ METHOD_NAMES = frozenset(
     {"view", "view_as", "reshape", "reshape_as", "ravel", "flatten", "unflatten", "squeeze",
      "unsqueeze", "permute", "transpose", "swapaxes", "swapdims", "t", "movedim", "moveaxis",
      "expand", "expand_as", "broadcast_to", "narrow", "select", "unbind", "split", "chunk",
-     "tensor_split", "diagonal", "unfold", "as_strided", "contiguous", "clone", "detach"}
+     "tensor_split", "diagonal", "unfold", "as_strided", "contiguous", "clone", "detach",
+     "to"}
 )
 TUPLE_OPS = frozenset({"split", "chunk", "unbind", "tensor_split"})
 MEMORY_FORMATS = frozenset(
     {"contiguous_format", "channels_last", "channels_last_3d", "preserve_format"}
 )
 DTYPE_NAMES = frozenset(DTYPES) | frozenset(DTYPE_ALIASES)  # torch.float64, torch.long, ...
+TO_SUPPORTED = (".to() takes only memory_format=torch.<memory format> (and copy=True/False); "
+                "the explorer follows shapes and strides, so dtype and device conversions such "
+                "as .to(torch.float64) or .to('cpu') are not supported")
+_TO_CALL_OPEN = re.compile(r"\.\s*to\s*\([^()]*$")  # the text up to a quote is inside .to(
 _FILENAME = "<quizapp expression>"
 # The tokenizer warns about inputs like ``1if``; such text is rejected anyway, so keep it quiet.
 warnings.filterwarnings("ignore", category=SyntaxWarning, module=re.escape(_FILENAME))
@@ -88,6 +93,8 @@ def validate_text(expr: str) -> None:
         elif ch in ")]}":
             depth -= 1
         elif ch in "'\"":
+            if _TO_CALL_OPEN.search(expr, 0, i):  # .to("cpu"): say what .to() supports
+                raise ExpressionError(f"expected no strings: {TO_SUPPORTED}", i + 1)
             raise ExpressionError("expected no strings: use torch.<name> for dtypes and formats",
                                   i + 1)
         elif not (" " <= ch <= "~" or ch in "\t\n\r"):

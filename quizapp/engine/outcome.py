@@ -53,7 +53,7 @@ class Outcome(tuple):
 
 
 # Outcome keys whose value sits in a new storage: the copy paths of reshape / flatten,
-# clone, a copying contiguous(), and every constructor (see reasons.OUTCOME_WHY).
+# clone, a copying contiguous() or .to(), and every constructor (see reasons.OUTCOME_WHY).
 ALLOCATING_KEYS = frozenset(
     {
         "reshape_copy",
@@ -62,6 +62,7 @@ ALLOCATING_KEYS = frozenset(
         "clone_inferred",
         "clone_format",
         "contiguous_copy",
+        "to_copy",
         "factory_filled",
         "factory_unknown",
         "factory_arange",

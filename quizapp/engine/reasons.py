@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .contiguity import is_contiguous, is_non_overlapping_and_dense
+from .copy_reasons import COPY_WHY, DENSE_ORDER_RULE
 from .error_reasons import ERROR_WHY
 from .tensor import TorchError
 from .view_chunks import chunks_text, count_text, refused_view_text, shape_text
@@ -28,57 +28,6 @@ def _copy(t, shape, op):
         f"{op} had to copy: no strides can express shape {shape_text(shape)} over the old memory "
         f"({refused_view_text(t[0], t[1], shape)}), so the elements went into a new contiguous "
         f"storage in row-major order"
-    )
-
-
-_FORMAT_NAMES = {
-    "contiguous_format": "row-major contiguous",
-    "channels_last": "channels-last contiguous",
-    "channels_last_3d": "channels-last-3d contiguous",
-}
-
-
-def _contiguous_same(t, fmt):
-    return (
-        f"strides {shape_text(t[1])} are already {_FORMAT_NAMES[fmt]} for shape "
-        f"{shape_text(t[0])}, so contiguous() returns the very same tensor"
-    )
-
-
-def _contiguous_copy(t, result, fmt):
-    note = (
-        " (an empty tensor counts as row-major, not as channels-last)"
-        # Reference 3.2: no zero-numel shortcut for channels-last, unlike row-major contiguity.
-        if (fmt != "contiguous_format" and 0 in t[0] and is_contiguous(t[0], t[1]))
-        else ""
-    )
-    return (
-        f"strides {shape_text(t[1])} are not {_FORMAT_NAMES[fmt]} for shape {shape_text(t[0])}"
-        f"{note}, so contiguous() copied into a new storage with strides {shape_text(result[1])}"
-    )
-
-
-# at::infer_dense_strides (ATen/ExpandUtils.cpp) sorts the dims, from row-major order, with a
-# comparison that declines to order a stride-0 dim against any other and breaks a tie of strides
-# by size: the same order as this rule (tests/engine check it against torch's clone()).
-DENSE_ORDER_RULE = ("from row-major order, dims are sorted by stride, smallest innermost; a "
-                    "stride-0 dim keeps its row-major place, and of two equal strides the "
-                    "smaller size goes inside")
-
-
-def _clone(t, result, fmt):
-    if fmt != "preserve_format":
-        how = f"laid out in {fmt.replace('_', ' ')}"
-    elif is_non_overlapping_and_dense(t[0], t[1]):
-        how = "the input is dense and non-overlapping, so its strides are kept as they are"
-    else:
-        how = (
-            f"the input strides {shape_text(t[1])} overlap or leave gaps, so dense strides are "
-            f"inferred in their order: {DENSE_ORDER_RULE}"
-        )
-    return (
-        f"clone always copies into a new storage at offset 0 with strides "
-        f"{shape_text(result[1])}: {how}"
     )
 
 
@@ -151,11 +100,7 @@ OUTCOME_WHY = {
         f"{shape_text(result[0][d : d + len(sizes)])}, "
         f"a view with strides {shape_text(result[1])}"
     ),
-    "clone_dense": _clone,
-    "clone_inferred": _clone,
-    "clone_format": _clone,
-    "contiguous_same": _contiguous_same,
-    "contiguous_copy": _contiguous_copy,
+    **COPY_WHY,
     "detach": lambda t: "detach shares the storage and layout but is not a view and has no _base",
     "squeeze": lambda t, shape, dim: (
         f"squeeze drops size-1 dims with their strides: {shape_text(t[0])} becomes "
@@ -238,6 +183,9 @@ OUTCOME_WHY = {
         f"{shape_text(result[0])}"
     ),
 }
+
+
+__all__ = ["DENSE_ORDER_RULE", "OUTCOME_WHY", "index_text", "render_why", "torch_error"]
 
 
 def render_why(key: str, params: tuple) -> str:

@@ -77,6 +77,10 @@ OP_SIGNATURES: dict[str, tuple[tuple[Param, ...], ...]] = {
     "contiguous": ((Param("memory_format", "format", "contiguous_format", kw_only=True),),),
     "clone": ((Param("memory_format", "format?", "preserve_format", kw_only=True),),),
     "detach": ((),),
+    # to(*, copy, memory_format) only: the dtype/device/tensor forms are refused before binding
+    # (unsupported.refuse_unsupported_conversions), so this one overload is the language's form.
+    "to": ((Param("copy", "bool", False, kw_only=True),
+            Param("memory_format", "format?", None, kw_only=True)),),
 }
 
 _SIZED = ((_p("size", "ints"), _DTYPE),)

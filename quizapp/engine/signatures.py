@@ -27,17 +27,17 @@ from quizapp.engine.signature_table import (
     Param,
 )
 from quizapp.engine.steps import render_value
-from quizapp.engine.unsupported import refuse_unsupported_dtypes
+from quizapp.engine.unsupported import refuse_unsupported_conversions, refuse_unsupported_dtypes
 
 MAX_DIMS = 25  # longest size/stride/dims list and deepest nested data list
 MAX_ALLOCATED_ELEMENTS = 2**24  # torch_explain really allocates constructors and copies
-MAY_COPY = frozenset({"reshape", "reshape_as", "ravel", "flatten", "contiguous", "clone"})
+MAY_COPY = frozenset({"reshape", "reshape_as", "ravel", "flatten", "contiguous", "clone", "to"})
 MAX_PIECES = 2**16  # split/chunk/unbind/tensor_split: torch really builds every piece
 
 _KIND_TEXT = {
     "int": "an integer", "int?": "an integer or None", "ints": "a tuple of integers",
     "int|ints": "an integer or a tuple of integers", "scalar": "a number",
-    "fill": "a number or True/False", "dtype?": "torch.<dtype> or None",
+    "fill": "a number or True/False", "bool": "True or False", "dtype?": "torch.<dtype> or None",
     "format": "torch.<memory format>", "format?": "torch.<memory format> or None",
     "tensor": "a tensor expression such as torch.empty(2, 3)", "data": "a number or nested list",
     "index": "integers, slices, None or ...",
@@ -68,6 +68,7 @@ def bind_step(step: Step) -> BoundCall:
         return BoundCall(step.name, {}, None)
     if step.kind == "index":
         return BoundCall("__getitem__", {"index": canonicalize_index(step, step.args[0])}, None)
+    refuse_unsupported_conversions(step)
     refuse_unsupported_dtypes(step)
     table = CONSTRUCTOR_SIGNATURES if step.kind == "constructor" else OP_SIGNATURES
     overloads = table[step.name]
@@ -147,7 +148,7 @@ def canonicalize_value(kind: str, value: object) -> object:
         return value
     if kind in ("scalar", "fill") and type(value) in (int, float):
         return value
-    if kind == "fill" and isinstance(value, bool):
+    if kind in ("fill", "bool") and isinstance(value, bool):
         return value
     if kind == "dtype?" and (value is None or (isinstance(value, TorchName)
                                                and value.name in DTYPE_NAMES)):

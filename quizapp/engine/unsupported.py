@@ -1,10 +1,11 @@
-"""Refusals of what torch accepts but the explorer does not model: dtype views, other dtypes."""
+"""Refusals of what torch accepts but the explorer does not model: dtype views, conversions."""
 
 from __future__ import annotations
 
 from quizapp.engine.dtypes import DTYPES
 from quizapp.engine.expression import (
     MEMORY_FORMATS,
+    TO_SUPPORTED,
     UNSUPPORTED_DTYPE_NAMES,
     ExpressionError,
     Step,
@@ -45,6 +46,22 @@ def refuse_unsupported_dtypes(step: Step) -> None:
                 f"expected a dtype the explorer supports ({supported}, or an alias such as "
                 f"torch.long): torch.{name} is a torch dtype the explorer does not support",
                 _column(step, at))
+
+
+_TO_KEYWORDS = ("memory_format", "copy")
+
+
+def refuse_unsupported_conversions(step: Step) -> None:
+    """.to() with a dtype, device or tensor (positional, or dtype=/device=/...): refused."""
+    if step.kind != "method" or step.name != "to":
+        return
+    if step.args:
+        raise ExpressionError(f"expected .to(memory_format=...): {TO_SUPPORTED}",
+                              _column(step, 0))
+    for j, (name, _) in enumerate(step.kwargs):
+        if name not in _TO_KEYWORDS:
+            raise ExpressionError(f"expected .to(memory_format=...), got {name}=: {TO_SUPPORTED}",
+                                  _column(step, j))
 
 
 def _column(step: Step, at: int) -> int:

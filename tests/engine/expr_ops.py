@@ -225,6 +225,18 @@ def copy(gen: Any, t: Any) -> Maker:
     return gen.call(name, (), {"memory_format": TorchConst(fmt)})
 
 
+def to(gen: Any, t: Any) -> Maker:
+    """.to(memory_format=..., copy=...): the only .to() form the language takes."""
+    rng = gen.rng
+    fmt = {4: "channels_last", 5: "channels_last_3d"}.get(t.dim(), "contiguous_format")
+    if rng.random() < 0.4:
+        fmt = rng.choice(FORMATS)
+    kwargs: dict = {} if rng.random() < 0.1 else {"memory_format": TorchConst(fmt)}
+    if rng.random() < 0.25:
+        kwargs["copy"] = rng.random() < 0.6
+    return gen.call("to", (), kwargs)
+
+
 def index(gen: Any, t: Any) -> Maker:
     rng, n = gen.rng, t.dim()
     items: list = []
@@ -259,5 +271,5 @@ def index(gen: Any, t: Any) -> Maker:
 OP_MAKERS: tuple[Callable[[Any, Any], Maker], ...] = (
     view, view, view, as_other, flatten, unflatten, squeeze, unsqueeze, permute, permute,
     transpose, transpose, movedim, expand, expand, narrow_select, narrow_select, pieces, pieces,
-    diagonal_unfold, as_strided, as_strided, copy, copy, index, index, index,
+    diagonal_unfold, as_strided, as_strided, copy, copy, to, index, index, index,
 )

@@ -284,6 +284,12 @@ def args_for(name: str, rng, case, e) -> dict:
         fitting = {4: "channels_last", 5: "channels_last_3d"}.get(nd, "contiguous_format")
         usual = "contiguous_format" if name == "contiguous" else "preserve_format"
         return {"memory_format": rng.choice((usual, usual, fitting, fitting) + FORMATS)}
+    if name == "to":
+        fitting = {4: "channels_last", 5: "channels_last_3d"}.get(nd, "contiguous_format")
+        kwargs = {"memory_format": rng.choice((None, fitting, fitting) + FORMATS)}
+        if rng.random() < 0.25:
+            kwargs["copy"] = rng.random() < 0.6
+        return kwargs
     raise KeyError(name)
 
 

@@ -52,7 +52,7 @@ HUGE_OPS = (
     "as_strided",
 )
 # Ops that may copy: only run on huge layouts holding no element (nothing to allocate).
-EMPTY_ONLY_OPS = ("flatten", "ravel", "reshape", "clone", "contiguous")
+EMPTY_ONLY_OPS = ("flatten", "ravel", "reshape", "clone", "contiguous", "to")
 
 
 def huge_empty_layout(case: Case):

@@ -175,7 +175,7 @@ def torch_call(case: Case, theirs: torch.Tensor, name: str, kwargs: dict):
     for key, value in kwargs.items():
         if isinstance(value, Tensor):
             value = case.torch_of(value)
-        elif key == "memory_format":
+        elif key == "memory_format" and value is not None:
             value = getattr(torch, value)
         kw[key] = value
     if name == "__getitem__":

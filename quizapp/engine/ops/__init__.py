@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..outcome import Outcome
+from .converting import to
 from .copying import clone, contiguous, detach
 from .dims import (
     T,
@@ -68,6 +69,7 @@ OPS: dict[str, Callable[..., Outcome]] = {
     "contiguous": contiguous,
     "clone": clone,
     "detach": detach,
+    "to": to,
     "__getitem__": getitem,
 }
 
