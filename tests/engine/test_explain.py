@@ -13,7 +13,8 @@ from test_expression import HOSTILE
 
 from quizapp.engine import ExpressionError, explain, torch_explain
 from quizapp.engine.runner import VALUES_LIMIT
-from quizapp.engine.signatures import MAX_ALLOCATED_ELEMENTS, MAX_DIMS, MAX_PIECES
+from quizapp.engine.signatures import MAX_DIMS
+from quizapp.engine.work_bounds import MAX_ALLOCATED_ELEMENTS, MAX_PIECES
 
 STEP_KEYS = ["code", "shape", "stride", "storage_offset", "is_contiguous", "storage", "is_view",
              "numel", "dtype", "why"]

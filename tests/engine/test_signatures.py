@@ -6,8 +6,9 @@ import pytest
 
 from quizapp.engine.expression import ExpressionError, parse_expression
 from quizapp.engine.runner import StepFailed, run_step
-from quizapp.engine.signatures import MAX_ALLOCATED_ELEMENTS, MAX_DIMS, bind_step
+from quizapp.engine.signatures import MAX_DIMS, bind_step
 from quizapp.engine.torch_explain import TorchBackend
+from quizapp.engine.work_bounds import MAX_ALLOCATED_ELEMENTS
 
 
 def bound(expr: str, index: int = -1) -> dict:
