@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -124,14 +125,19 @@ def load_or_create_secret_key(instance_path: str) -> str:
     """Read ``instance/secret_key``, creating it once with a random key (development only)."""
     path = Path(instance_path) / SECRET_KEY_FILENAME
     path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        # O_EXCL: when two processes start at once, exactly one writes and both read the same key.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        pass
-    else:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32))
+    if not path.exists():
+        # Written whole under a private name, then linked into place: os.link fails if the
+        # file exists, so when processes start at once exactly one key wins, and no process
+        # can read a file created but not yet written (an O_EXCL create then write could).
+        fd, draft = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_hex(32))
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(draft)
     try:
         key = path.read_text(encoding="utf-8").strip()
     except UnicodeDecodeError:

@@ -233,3 +233,32 @@ def test_a_trusted_host_that_is_not_a_host_name_is_a_one_line_error(clean_env, t
     clean_env.setenv("QUIZAPP_TRUSTED_HOSTS", f"quiz.example.com,{value}")
     with pytest.raises(ConfigError, match="QUIZAPP_TRUSTED_HOSTS holds"):
         create_app({"INSTANCE_PATH": str(tmp_path)})
+
+
+def read_key_after(barrier, instance: str, results) -> None:
+    from quizapp.config import load_or_create_secret_key
+
+    barrier.wait()
+    try:
+        results.put(load_or_create_secret_key(instance))
+    except ConfigError as exc:
+        results.put(f"error: {exc}")
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_processes_starting_at_once_share_one_development_key(tmp_path, attempt):
+    """`make run` and a `quizapp` command (or replicas) starting together on a new instance/:
+    one key is written, every process reads it whole (never an empty, half-made file)."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    barrier, results = context.Barrier(8), context.Queue()
+    workers = [context.Process(target=read_key_after, args=(barrier, str(tmp_path), results))
+               for _ in range(8)]
+    for worker in workers:
+        worker.start()
+    keys = [results.get(timeout=60) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=60)
+    assert len(set(keys)) == 1 and len(keys[0]) == 64, keys
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["secret_key"]

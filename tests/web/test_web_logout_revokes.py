@@ -238,12 +238,16 @@ def test_two_password_changes_at_once_leave_one_login_that_knows_the_password(ap
         thread.start()
     for thread in threads:
         thread.join(timeout=120)
-    assert statuses == {"first": 303, "second": 303}
+    # Both changes run (303), or, when one finished before the other's request loaded its
+    # login, the later device finds itself signed out (302 to the login page) and changes
+    # nothing: either way exactly one device stays signed in, and it changed the password.
+    assert sorted(statuses.values()) in ([303, 303], [302, 303]), statuses
     signed_in = [name for name, (client, _) in devices.items()
                  if client.get("/settings").status_code == 200]
     assert len(signed_in) == 1, signed_in
     (winner,) = signed_in
     (loser,) = set(devices) - {winner}
+    assert statuses[winner] == 303
     assert count_logins(app) == 1
     assert login(app.test_client(), "sam", devices[winner][1]).status_code == 302
     assert login(app.test_client(), "sam", devices[loser][1]).status_code == 401
