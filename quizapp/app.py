@@ -16,7 +16,6 @@ from quizapp.config import (
     compute_secret_key,
 )
 from quizapp.extensions import configure_sqlite, csrf, db, login_manager, migrate
-from quizapp.services.health import MIGRATION_SCRIPTS_KEY, read_migration_scripts
 from quizapp.web import register_web
 
 
@@ -64,10 +63,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
     db.init_app(app)
-    migrations_path = compute_migrations_path(app)
-    migrate.init_app(app, db, directory=migrations_path)
-    # Read once: /healthz compares the database's revision with this head.
-    app.extensions[MIGRATION_SCRIPTS_KEY] = read_migration_scripts(migrations_path)
+    migrate.init_app(app, db, directory=compute_migrations_path(app))
     csrf.init_app(app)
     login_manager.init_app(app)
     with app.app_context():

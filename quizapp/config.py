@@ -138,13 +138,20 @@ def load_or_create_secret_key(instance_path: str) -> str:
             pass
         finally:
             os.unlink(draft)
+    return read_key_file(path, str(path), "; delete it to regenerate")
+
+
+def read_key_file(path: Path, label: str, remedy: str) -> str:
+    """A secret key from a file (stripped), or a one-line ConfigError naming ``label`` and
+    ending with ``remedy``: unreadable, not UTF-8, or shorter than SECRET_KEY_MIN."""
     try:
         key = path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {label}: {exc}") from None
     except UnicodeDecodeError:
-        raise ConfigError(f"{path} is not UTF-8 text; delete it to regenerate") from None
+        raise ConfigError(f"{label} is not UTF-8 text{remedy}") from None
     if len(key) < SECRET_KEY_MIN:
-        raise ConfigError(
-            f"{path} holds a key shorter than {SECRET_KEY_MIN} characters; delete it to regenerate")
+        raise ConfigError(f"{label} holds fewer than {SECRET_KEY_MIN} characters{remedy}")
     return key
 
 
@@ -161,19 +168,9 @@ def compute_secret_key(environ: Mapping[str, str], env_name: str, instance_path:
         return key
     if environ.get("QUIZAPP_SECRET_KEY_FILE"):
         key_path = Path(environ["QUIZAPP_SECRET_KEY_FILE"])
-        try:
-            key = key_path.read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise ConfigError(f"cannot read QUIZAPP_SECRET_KEY_FILE {key_path}: {exc}") from None
-        except UnicodeDecodeError:
-            raise ConfigError(
-                f"QUIZAPP_SECRET_KEY_FILE {key_path} is not UTF-8 text (a key is printable "
-                "characters, e.g. from python -c 'import secrets; print(secrets.token_hex(32))')"
-            ) from None
-        if len(key) < SECRET_KEY_MIN:
-            raise ConfigError(
-                f"QUIZAPP_SECRET_KEY_FILE {key_path} holds fewer than {SECRET_KEY_MIN} characters")
-        return key
+        return read_key_file(key_path, f"QUIZAPP_SECRET_KEY_FILE {key_path}",
+                             " (a key is printable characters, e.g. from python -c 'import "
+                             "secrets; print(secrets.token_hex(32))')")
     if env_name == "testing":
         return TESTING_SECRET_KEY
     if env_name == "development":

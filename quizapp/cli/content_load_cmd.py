@@ -9,7 +9,7 @@ from flask import current_app
 from flask.cli import with_appcontext
 
 from quizapp import puzzles
-from quizapp.content import ContentError, configured_content_root, load_cards, load_concepts
+from quizapp.content import ContentError, load_cards, load_concepts
 from quizapp.extensions import db
 from quizapp.services.bank_import import load_bank
 from quizapp.services.errors import ServiceError
@@ -22,8 +22,8 @@ from quizapp.services.errors import ServiceError
 @with_appcontext
 def load(path: Path | None) -> None:
     """Import cards (keyed by id; edits update in place, removed cards are retired) and skills."""
-    # The app's CONTENT_PATH comes from QUIZAPP_CONTENT_PATH, as `content check`'s default does.
-    root = path or Path(current_app.config.get("CONTENT_PATH") or configured_content_root())
+    # The app's CONTENT_PATH is configured_content_root(), `content check`'s default too.
+    root = path or Path(current_app.config["CONTENT_PATH"])
     try:
         cards = load_cards(root)
         concepts = load_concepts(root)

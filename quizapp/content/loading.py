@@ -158,6 +158,17 @@ def load_concepts(path: str | Path) -> dict[str, str]:
     return scan.concepts
 
 
+def describe_non_card(entry: Path) -> str | None:
+    """Why an entry of the cards folder is not a card file, or None if it is one."""
+    if entry.is_dir():
+        return "is a directory, not a card file"
+    if not entry.is_file():
+        return "is not a regular file, not a card file"
+    if entry.suffix != CARD_SUFFIX:
+        return "not a card: cards are files named '<id>.md'"
+    return None
+
+
 def list_card_files(root: Path) -> tuple[list[Path], list[Problem]]:
     """The ``*.md`` files in ``<root>/cards``; other visible entries there are problems."""
     folder = root / CARDS_DIR
@@ -168,13 +179,7 @@ def list_card_files(root: Path) -> tuple[list[Path], list[Problem]]:
     for entry in sorted(folder.iterdir()):
         if entry.name.startswith("."):
             continue
-        wrong = describe_broken_link(entry)
-        if wrong is None and entry.is_dir():
-            wrong = "is a directory, not a card file"
-        elif wrong is None and not entry.is_file():
-            wrong = "is not a regular file, not a card file"
-        elif wrong is None and entry.suffix != CARD_SUFFIX:
-            wrong = "not a card: cards are files named '<id>.md'"
+        wrong = describe_broken_link(entry) or describe_non_card(entry)
         if wrong:
             problems.append(Problem(str(entry), 1, wrong))
             continue

@@ -13,7 +13,6 @@ from sqlalchemy.orm import Session
 
 from quizapp.models import Item
 
-MIGRATION_SCRIPTS_KEY = "quizapp.migration_scripts"  # app.extensions: read at app start
 # PostgreSQL: a probe gives up long before the app's own statement timeout (Docker's
 # HEALTHCHECK waits 5 s), so a stuck database cannot hold threads through /healthz.
 HEALTH_STATEMENT_TIMEOUT_MS = 2000

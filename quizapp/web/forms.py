@@ -108,7 +108,7 @@ class AsciiDigitsMixin:
     """Numbers typed with the digits 0-9 only: int() and Decimal() also read other scripts'
     digits ("٣" is 3), which the pages never show and the ?page= parameter refuses as well."""
 
-    not_a_number = "Not a valid number."
+    not_a_number: str  # the message of the field class it is mixed into
 
     def process_formdata(self, valuelist: list[str]) -> None:
         if valuelist and not valuelist[0].strip().isascii():

@@ -31,7 +31,7 @@ def derive_puzzle_seed(key: bytes, user_id: int, item_id: int, version: int) -> 
 
 
 def new_puzzle_seed(user_id: int, item_id: int, version: int) -> int:
-    """The seed of the puzzle shown for a skill (quizapp.app.derive_puzzle_seed), or what a
+    """The seed of the puzzle shown for a skill (derive_puzzle_seed, above), or what a
     configured PUZZLE_SEED_SOURCE (tests) gives for the same arguments."""
     source = current_app.config["PUZZLE_SEED_SOURCE"]
     if source is not None:

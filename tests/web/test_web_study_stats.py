@@ -121,9 +121,9 @@ def test_another_users_ratings_are_not_counted(app, client, bank, clock):
     assert sum(day.count for day in stats.recent) == sum(d.count for d in stats.forecast) == 0
 
 
-def test_every_moment_lands_in_the_study_day_that_holds_it():
-    # Oracle: srs.day_start of each moment must be the start of the row it was counted in,
-    # across summer-time changes and the 04:00 turnover.
+def test_day_rows_start_where_srs_day_start_says_across_clock_changes():
+    # Oracle: srs.day_start of each row's start, and of the instant before the next row, is
+    # that row's start, across summer-time changes and the 04:00 turnover.
     rng = random.Random(7)
     for name in ("Europe/Berlin", "America/Santiago", "Australia/Lord_Howe", "UTC"):
         zone = ZoneInfo(name) if name != "UTC" else UTC
