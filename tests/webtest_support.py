@@ -150,7 +150,7 @@ def counted_statements(app):
 
 # The study-settings form as a newly registered user has it.
 SETTINGS = {"desired_retention": "0.9", "new_per_day": "20", "reviews_per_day": "200",
-            "time_zone": "UTC"}
+            "time_zone": "UTC", "keyboard_shortcuts": "y"}
 
 
 def post_settings(client, page_html: str | None = None, **fields: str):

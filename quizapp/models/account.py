@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask_login import UserMixin
-from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy import ForeignKey, Index, String, true
 from sqlalchemy.orm import Mapped, mapped_column
 
 from quizapp.extensions import db
@@ -35,6 +35,9 @@ class User(UserMixin, db.Model):
     # ("UTC+05:30", "UTC"): the study day starts at 04:00 there (quizapp.srs.zones).
     time_zone: Mapped[str] = mapped_column(String(TIME_ZONE_MAX), default="UTC",
                                            server_default="UTC")
+    # Single-key shortcuts on study pages (Space, 1-4, u), as in Anki; a person can turn them
+    # off (WCAG 2.1.4: stray keystrokes, e.g. from speech input, must not rate or undo).
+    keyboard_shortcuts: Mapped[bool] = mapped_column(default=True, server_default=true())
 
     def get_id(self) -> str:
         """Not a Flask-Login identity on its own: an identity names one login (LoginSession),

@@ -1,4 +1,4 @@
-"""Study settings use case: desired retention, daily limits and the user's day boundary."""
+"""Study settings use case: desired retention, daily limits, the day boundary, shortcuts."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class StudySettings:
     new_per_day: int
     reviews_per_day: int
     time_zone: str  # an IANA name or "UTC+05:30" (quizapp.srs.zones)
+    keyboard_shortcuts: bool = True  # Space, 1-4 and u on study pages
 
 
 def validate_settings(settings: StudySettings, *, kept_zone: str | None = None) -> None:
@@ -60,7 +61,8 @@ def compute_user_zone(user) -> tzinfo:
 
 def read_settings(user: User) -> StudySettings:
     return StudySettings(
-        user.desired_retention, user.new_per_day, user.reviews_per_day, user.time_zone)
+        user.desired_retention, user.new_per_day, user.reviews_per_day, user.time_zone,
+        user.keyboard_shortcuts)
 
 
 def update_settings(session: Session, user: User, settings: StudySettings) -> None:
@@ -69,4 +71,5 @@ def update_settings(session: Session, user: User, settings: StudySettings) -> No
     user.new_per_day = settings.new_per_day
     user.reviews_per_day = settings.reviews_per_day
     user.time_zone = settings.time_zone
+    user.keyboard_shortcuts = settings.keyboard_shortcuts
     session.commit()

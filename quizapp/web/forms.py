@@ -171,6 +171,7 @@ class SettingsForm(FlaskForm):
     # Any zone the server knows is taken (study.js may pick an alias a browser reports, such
     # as "Asia/Calcutta"), so the choices only offer; validate_time_zone decides.
     time_zone = SelectField("Time zone", validate_choice=False, validators=[InputRequired()])
+    keyboard_shortcuts = BooleanField("Keyboard shortcuts on study pages")
 
     def __init__(self, *args, now: datetime, **kwargs) -> None:
         super().__init__(*args, **kwargs)

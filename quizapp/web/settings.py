@@ -1,4 +1,4 @@
-"""Settings area: desired retention, daily limits, day boundary, and the password."""
+"""Settings area: desired retention, daily limits, day boundary, shortcuts, and the password."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def index():
             update_settings(db.session, accounts.load_account(db.session, current_user.id),
                             StudySettings(
                                 float(form.desired_retention.data), form.new_per_day.data,
-                                form.reviews_per_day.data, form.time_zone.data))
+                                form.reviews_per_day.data, form.time_zone.data,
+                                form.keyboard_shortcuts.data))
         except ServiceError as exc:
             form.desired_retention.errors = [exc.message]
             return render_settings_page(form, PasswordForm(formdata=None), 400)

@@ -26,6 +26,13 @@ bp = Blueprint("study", __name__)
 RATING_LABELS = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
 
 
+@bp.context_processor
+def shortcut_flag() -> dict[str, bool]:
+    """Whether this person's study pages answer Space, 1-4 and u (a setting; on by default)."""
+    return {"keyboard_shortcuts": bool(current_user.is_authenticated
+                                       and current_user.keyboard_shortcuts)}
+
+
 def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
                       answer_form: AnswerForm | None = None, answer_error: str | None = None):
     """The next item; ``shown`` re-renders a puzzle whose typed answer could not be read.

@@ -1,4 +1,5 @@
-"""Layout in chromium: no sideways scrolling at 375 px, WCAG AA text contrast, one-line tuples."""
+"""Layout in chromium: no sideways scrolling at 375 px, WCAG AA text contrast, fields that can be
+seen, one-line tuples."""
 
 from __future__ import annotations
 
@@ -52,9 +53,9 @@ ANONYMOUS_PAGES = ["/", "/questions", "/questions/long-inline-code", "/questions
 ACCOUNT_PAGES = ["/", "/study", "/settings", "/study/history", "/study/stats",
                  "/questions/long-inline-code"]
 
-# Every element with its own visible text: its colour (faded by any opacity on the way up) against
-# the background it sits on (the nearest backgrounds up the tree, blended until one is opaque).
-CONTRAST_JS = """() => {
+# Colours as the eye gets them: an element's background is the nearest backgrounds up the tree,
+# blended until one is opaque; ratio() is WCAG's contrast ratio of two such colours.
+COLOURS_JS = """
   const rgba = (css) => {
     const v = css.match(/[\\d.]+/g).map(Number);
     return v.length > 3 ? v : [...v, 1];
@@ -76,6 +77,14 @@ CONTRAST_JS = """() => {
     }
     return layers.reverse().reduce((below, layer) => over(layer, [...below, 1]), [255, 255, 255]);
   };
+  const ratio = (a, b) => {
+    const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (light + 0.05) / (dark + 0.05);
+  };
+"""
+# Every element with its own visible text: its colour (faded by any opacity on the way up) against
+# the background it sits on.
+CONTRAST_JS = """() => {""" + COLOURS_JS + """
   const opacity = (element) => {
     let value = 1;
     for (let node = element; node; node = node.parentElement) {
@@ -94,14 +103,21 @@ CONTRAST_JS = """() => {
     const color = rgba(style.color);
     color[3] *= opacity(element);
     const below = background(element);
-    const [light, dark] = [luminance(over(color, [...below, 1])), luminance(below)]
-      .sort((a, b) => b - a);
     found.push({element: [element.tagName.toLowerCase(), ...element.classList].join("."),
                 text: text.slice(0, 40), color: style.color,
                 background: `rgb(${below.map(Math.round).join(", ")})`,
-                ratio: (light + 0.05) / (dark + 0.05)});
+                ratio: ratio(over(color, [...below, 1]), below)});
   }
   return found;
+}"""
+# Every visible text field and select: its border against what surrounds it (WCAG 1.4.11 asks
+# 3:1 for the boundary that shows where to type; the fill is the page's own colour).
+FIELD_EDGES_JS = """() => {""" + COLOURS_JS + """
+  return [...document.querySelectorAll("input:not([type=hidden]):not([type=checkbox]), select")]
+    .filter((field) => field.checkVisibility())
+    .map((field) => ({field: field.id || field.name,
+                      ratio: ratio(rgba(getComputedStyle(field).borderTopColor).slice(0, 3),
+                                   background(field.parentElement))}));
 }"""
 
 
@@ -208,6 +224,22 @@ def test_text_contrast_meets_wcag_aa(browser, base, scheme):
             "span.rate-label", "span.rating-chip.rate-2",
             "summary.button.primary.reveal-button", "kbd.js-only"} <= checked
     assert failures == [], "\n".join(failures)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_text_fields_and_selects_stand_out_from_their_surroundings(browser, base, scheme):
+    with opened_page(browser, DESKTOP, scheme) as page:
+        edges = []
+        for path in ["/login", "/register", "/questions", "/explorer"]:
+            page.goto(base + path)
+            edges += page.evaluate(FIELD_EDGES_JS)
+        register_in_browser(page, base, f"edges-{scheme}")
+        page.goto(f"{base}/settings")
+        edges += page.evaluate(FIELD_EDGES_JS)
+    assert {"username", "confirm", "expr", "desired_retention", "time_zone", "new"} <= {
+        edge["field"] for edge in edges}
+    faint = [edge for edge in edges if edge["ratio"] < 3]
+    assert faint == [], faint
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

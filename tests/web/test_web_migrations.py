@@ -238,6 +238,24 @@ def test_review_ids_are_not_handed_out_again_after_the_upgrade(empty_app):
     assert schema_differences() == []
 
 
+def test_accounts_from_before_keep_their_keyboard_shortcuts_on(empty_app):
+    """The column arrives on for every account, in place: no user row is rebuilt, so no review
+    cascades away; downgrading drops it again and keeps the rest."""
+    upgrade(directory=MIGRATIONS, revision="b8f4d2e6a1c3")
+    with db.engine.begin() as conn:
+        insert_sample_rows(conn, {}, [0])  # one user, with a review and a review state
+    upgrade(directory=MIGRATIONS, revision="f6b1d3a8c2e7")
+    with db.engine.begin() as conn:
+        assert conn.execute(sa.text(
+            'SELECT keyboard_shortcuts FROM "user"')).scalars().all() == [True]
+        assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 1
+    downgrade(directory=MIGRATIONS, revision="b8f4d2e6a1c3")
+    columns = {column["name"] for column in sa.inspect(db.engine).get_columns("user")}
+    assert "keyboard_shortcuts" not in columns and "time_zone" in columns
+    with db.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 1
+
+
 def start_upgrade(instance: Path, database_url: str) -> subprocess.Popen:
     """`quizapp db upgrade` in a fresh process, as the Dockerfile's start script runs it."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("QUIZAPP_")}

@@ -123,15 +123,6 @@ def test_interval_labels_are_read_out_in_words(label, spoken):
     assert format_spoken_interval(label) == spoken
 
 
-def test_rating_buttons_are_named_in_words(client, bank):
-    register(client, "sam")
-    html = client.get("/study").text
-    names = re.findall(r'aria-label="(\w+): due again in ([^"]+)"', html)
-    assert [name for name, _ in names] == ["Again", "Hard", "Good", "Easy"]
-    assert all(re.fullmatch(r"[0-9.]+ (second|minute|hour|day|month|year)s?", when)
-               for _, when in names), names
-
-
 @pytest.mark.parametrize("form, focused", [
     ({"username": "newcomer", "password": "short", "confirm": "short"}, "password"),
     ({"username": "ab", "password": "short", "confirm": "short"}, "username"),

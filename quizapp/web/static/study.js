@@ -1,5 +1,6 @@
 // quizapp keyboard layer: progressive enhancement over plain HTML forms.
-// Space reveals the answer, 1-4 rate, u undoes. Keys typed into a text field are left alone.
+// Space reveals the answer, 1-4 rate, u undoes, on pages whose <body> has data-shortcuts (the
+// person has not turned them off in Settings). Keys typed into a text field are left alone.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -65,11 +66,22 @@
               el.closest("a[href], button, summary, input, select, textarea, [tabindex]"));
   }
 
+  function onScreen(el) {
+    var rect = el.getBoundingClientRect();
+    return rect.top >= 0 && rect.bottom <= window.innerHeight;
+  }
+
   // However the answer is opened (Space, Enter or a click on "Show answer", which then hides),
   // the focus goes to Good, so it is not left on a hidden control and a second Space rates.
+  // Where Good would be out of sight (a small screen, a long question), the answer's start is
+  // scrolled to the top first: the sticky rating bar then shows at the bottom, so the person
+  // sees both the answer and the button a second Space would press (WCAG 2.4.7, 2.4.11).
   function focusGood(reveal) {
     var good = reveal.querySelector(".rate-3");
-    if (good && document.activeElement !== good) good.focus({ preventScroll: true });
+    if (!good || document.activeElement === good) return;
+    var answer = reveal.querySelector(".answer");
+    if (answer && !onScreen(good)) answer.scrollIntoView({ block: "start" });
+    good.focus({ preventScroll: onScreen(good) });
   }
 
   document.addEventListener("toggle", function (event) {
@@ -78,6 +90,9 @@
   }, true);
 
   document.addEventListener("keydown", function (event) {
+    if (!document.body.hasAttribute("data-shortcuts")) return;
+    // A held key repeats, and a key that is part of an IME composition is not a shortcut.
+    if (event.repeat || event.isComposing) return;
     if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event)) return;
     var reveal = document.querySelector("[data-reveal]");
     if (event.key === " " || event.code === "Space") {

@@ -1,0 +1,77 @@
+"""Shortcuts in chromium: a person who turns them off in Settings is not rated or undone by a
+stray key, and on a small screen Space shows the answer and the button a second Space presses."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+from webtest_support import register_in_browser
+
+from quizapp.extensions import db
+from quizapp.models import Review
+
+pytestmark = pytest.mark.browser
+PASSWORD = "a long browser password"
+
+
+def stored_ratings(app) -> list[int]:
+    with app.app_context():
+        ratings = [review.rating for review in db.session.scalars(select(Review))]
+        db.session.remove()
+    return ratings
+
+
+def test_turned_off_the_keys_do_nothing_and_the_buttons_still_work(page, live_server):
+    base, app = live_server["url"], live_server["app"]
+    register_in_browser(page, base, "quiet", PASSWORD)
+    page.goto(f"{base}/settings")
+    page.uncheck("#keyboard_shortcuts")
+    with page.expect_navigation():
+        page.click("text=Save settings")
+    assert "Settings saved." in page.locator("main").inner_text()
+    page.goto(f"{base}/study")
+    assert page.locator("kbd").count() == 0  # no key is offered
+    page.locator("main").focus()
+    for key in ("Space", "3", "u"):
+        page.keyboard.press(key)
+    assert page.evaluate("document.querySelector('[data-reveal]').open") is False
+    page.click("summary.reveal-button")
+    page.locator(".rate-bar").wait_for(state="visible")
+    page.locator("main").focus()
+    for key in ("1", "2", "3", "4"):
+        page.keyboard.press(key)
+    assert stored_ratings(app) == []  # the keys were sent; nothing was rated
+    with page.expect_navigation():
+        page.click(".rate-2")
+    assert stored_ratings(app) == [2]
+    page.locator("main").focus()
+    page.keyboard.press("u")
+    assert stored_ratings(app) == [2]  # and nothing undone
+    with page.expect_navigation():
+        page.click("[data-undo-form] button")
+    assert stored_ratings(app) == []
+
+
+@pytest.mark.parametrize("viewport", [{"width": 320, "height": 256}, {"width": 320, "height": 400}])
+def test_on_a_small_screen_space_brings_the_answer_and_good_into_view(browser, live_server,
+                                                                      viewport):
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    try:
+        register_in_browser(page, live_server["url"], f"small{viewport['height']}", PASSWORD)
+        page.locator("main").focus()
+        page.keyboard.press("Space")
+        page.wait_for_function("document.activeElement.matches('.rate-3')")
+        boxes = page.evaluate("""() => {
+            const box = (s) => document.querySelector(s).getBoundingClientRect();
+            return {answer: box('.answer').top, goodTop: box('.rate-3').top,
+                    goodBottom: box('.rate-3').bottom, height: window.innerHeight};
+        }""")
+        assert 0 <= boxes["answer"] < boxes["height"], boxes  # the answer starts on screen
+        assert boxes["goodTop"] >= 0 and boxes["goodBottom"] <= boxes["height"], boxes
+        with page.expect_navigation():
+            page.keyboard.press("Space")
+        assert stored_ratings(live_server["app"]) == [3]
+    finally:
+        context.close()
