@@ -15,10 +15,15 @@ IS_PY311 := import sys; sys.exit(sys.version_info[:2] != (3, 11))
 .PHONY: install venv run test lint bench constraints clean
 
 # A .venv made by another Python (3.12, say) goes, with its stamps, before make reads them: pip
-# would refuse every install in it.
+# would refuse every install in it. A dry run (make -n) only says so.
+DRY_RUN := $(findstring n,$(firstword -$(MAKEFLAGS)))
 ifneq ($(shell test -x $(BIN)/python && ! $(BIN)/python -c '$(IS_PY311)' 2>/dev/null && echo stale),)
+ifeq ($(DRY_RUN),)
 $(info make: $(VENV) was made with another Python than 3.11; making it again)
 $(shell rm -rf $(VENV))
+else
+$(info make: $(VENV) was made with another Python than 3.11; a real run would make it again)
+endif
 endif
 
 venv:

@@ -104,6 +104,8 @@ def require_torch(what: str) -> None:
     and a plain install leave it out: only the `torch` extra brings it)."""
     if find_spec("torch") is None:
         error = click.ClickException(
-            f"{what} runs real torch, which is not installed here: pip install -e '.[torch]'")
+            f"{what} runs real torch, which is not installed here (make run leaves it out): in "
+            f"a checkout, `make install`, or `.venv/bin/pip install -c constraints.txt -e "
+            f"'.[torch]'`")
         error.exit_code = EXIT_NO_TORCH
         raise error

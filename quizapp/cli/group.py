@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import platform
 
 import click
 from alembic.util import CommandError
@@ -22,10 +24,15 @@ class QuizappGroup(FlaskGroup):
 
     def __init__(self, **extra: object) -> None:
         # No .env files: python-dotenv is not installed, and settings come from the environment.
-        super().__init__(create_app=self.load_quizapp, load_dotenv=False, **extra)
+        super().__init__(create_app=self.load_quizapp, load_dotenv=False,
+                         add_version_option=False, **extra)
         # Flask adds -e/--env-file regardless (it only works with python-dotenv) and -A/--app,
         # which names an app to import: this group always builds quizapp's own.
         self.params = [param for param in self.params if param.name not in ("env_file", "app")]
+        # Flask's --version names Flask's version alone; this one names quizapp's first.
+        self.params.append(click.Option(
+            ["--version"], is_flag=True, expose_value=False, is_eager=True,
+            callback=print_versions, help="Show the versions of quizapp, Python and Flask."))
         self.app: Flask | None = None
 
     def load_quizapp(self) -> Flask:
@@ -50,6 +57,15 @@ class QuizappGroup(FlaskGroup):
         click.echo(f"Error: {describe_failure(failure)} (commands that need the app, such as "
                    "db, are not listed)", err=True)
         return sorted(super(FlaskGroup, self).list_commands(ctx))  # the group's own commands
+
+
+def print_versions(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(f"quizapp {importlib.metadata.version('quizapp')}\n"
+               f"Python {platform.python_version()}\n"
+               f"Flask {importlib.metadata.version('flask')}")
+    ctx.exit()
 
 
 @migrate.configure

@@ -6,6 +6,7 @@ import secrets
 import sys
 
 import click
+from click.core import ParameterSource
 
 from quizapp.cli.failures import require_torch
 from quizapp.puzzles import LEVELS, check, families, generate
@@ -58,9 +59,23 @@ def ask(puzzle: dict) -> None:
     raise click.ClickException(f"no readable answer after {MAX_TRIES} tries")
 
 
-def run_verify(count: int) -> None:
+def validate_family(family: str) -> None:
+    if family not in FAMILIES:
+        raise click.UsageError(f"unknown family {family!r}; see quizapp puzzle --list")
+
+
+def run_verify(count: int, family: str | None, level: str | None, seed: int | None) -> None:
+    """Every family and level from seed 0, or only the FAMILY, --level and --seed given."""
+    if family is not None:
+        validate_family(family)
+        if level is not None and level not in FAMILIES[family].levels:
+            raise click.UsageError(f"{family} has no {level} level; its levels are "
+                                   f"{', '.join(FAMILIES[family].levels)}")
+    if (seed or 0) + count - 1 > MAX_SEED:
+        raise click.UsageError(f"--seed plus --count passes the largest seed, {MAX_SEED}")
     require_torch("--verify")
-    summary = verify(count)
+    summary = verify(count, families=None if family is None else [family],
+                     first_seed=seed or 0, levels=None if level is None else [level])
     for mismatch in summary.mismatches[:20]:
         click.echo(
             f"MISMATCH {mismatch.puzzle_id}: answer {mismatch.expected}, torch {mismatch.got}",
@@ -83,7 +98,8 @@ def run_verify(count: int) -> None:
     type=click.IntRange(1, 100_000),
     default=20,
     show_default=True,
-    help="Puzzles per family and level for --verify.",
+    help="Puzzles per family and level for --verify (of FAMILY and --level when given, "
+         "seeds from --seed on).",
 )
 def puzzle(
     family: str | None,
@@ -96,18 +112,24 @@ def puzzle(
 ) -> None:
     """Play a generated stride puzzle: FAMILY with --level and --seed.
 
-    Without --answer the prompt is printed and an answer is read from stdin.
+    Without --answer the prompt is printed and an answer is read from stdin. With --verify,
+    every family's oracles run under torch (only FAMILY's, --level's, from --seed, if given).
     """
     if list_families:
+        if family is not None or level or seed is not None or verify_oracles or show_answer:
+            raise click.UsageError("--list takes nothing else: it lists every family")
         print_list()
         return
     if verify_oracles:
-        run_verify(count)
+        if show_answer:
+            raise click.UsageError("--answer is for playing one puzzle, not with --verify")
+        run_verify(count, family, level, seed)
         return
+    if click.get_current_context().get_parameter_source("count") is not ParameterSource.DEFAULT:
+        raise click.UsageError("--count is the number of puzzles per level for --verify")
     if family is None:
         raise click.UsageError("give a FAMILY (see --list), or use --list or --verify")
-    if family not in FAMILIES:
-        raise click.UsageError(f"unknown family {family!r}; see quizapp puzzle --list")
+    validate_family(family)
     level = level or FAMILIES[family].levels[0]
     seed = secrets.randbelow(MAX_SEED + 1) if seed is None else seed
     try:

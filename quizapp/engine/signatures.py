@@ -197,7 +197,7 @@ def canonicalize_index(step: Step, index: object) -> object:
     items = index if isinstance(index, tuple) else (index,)
     if sum(item is Ellipsis for item in items) > 1:
         # torch 2.13 reads past its sizes for a second "..." (undefined results); NumPy refuses
-        # it too, so the language does (lead decision, notes/engine-bugs.md item 13).
+        # it too, so the language does (a decision of ours, not a torch rule).
         raise ExpressionError("expected at most one '...' in an index: the explorer takes one "
                               "'...' per index (torch accepts more, but past the first its "
                               "results depend on memory it reads beyond the tensor's sizes)",

@@ -70,12 +70,17 @@ def verify_puzzle(puzzle: dict[str, Any]) -> Mismatch | None:
     return None if got == expected else Mismatch(puzzle["id"], expected, got)
 
 
-def verify(count: int, families: Iterable[str] | None = None, first_seed: int = 0) -> Summary:
-    """Generate ``count`` puzzles per family and level and check every oracle under torch."""
+def verify(count: int, families: Iterable[str] | None = None, first_seed: int = 0,
+           levels: Iterable[str] | None = None) -> Summary:
+    """Generate ``count`` puzzles per family and level (of ``families`` and ``levels``, when
+    given; seeds from ``first_seed`` on) and check every oracle under torch."""
     summary = Summary()
     start = time.perf_counter()
+    wanted_levels = None if levels is None else set(levels)
     for family_id in families or FAMILIES:
         for level in FAMILIES[family_id].levels:
+            if wanted_levels is not None and level not in wanted_levels:
+                continue
             for seed in range(first_seed, first_seed + count):
                 puzzle = generate(family_id, level, seed)
                 summary.checked += 1

@@ -210,11 +210,24 @@ def import_cards(session: Session, cards: Sequence[ContentCard], now: datetime) 
     return report
 
 
+def validate_family_concepts(families: Sequence[Mapping], concepts: Mapping[str, str]) -> None:
+    """ServiceError for a puzzle family tagged with a concept concepts.yaml does not list (a
+    card's tags are checked when the card is read; a family's are written in code)."""
+    for family in families:
+        unknown = sorted(set(family["concepts"]) - set(concepts))
+        if unknown:
+            raise ServiceError(
+                f"puzzle family {family['id']!r} is tagged with {', '.join(unknown)}, which "
+                f"concepts.yaml does not list; add the concept there or fix the family's tags. "
+                f"Nothing was imported.")
+
+
 def load_bank(
     session: Session, cards: Sequence[ContentCard], concepts: Mapping[str, str],
     families: Sequence[Mapping], now: datetime,
 ) -> dict[str, ImportReport]:
     """Cards, concepts and skills in one transaction: all of it lands, or none (commits)."""
+    validate_family_concepts(families, concepts)
     try:
         reports = {"cards": sync_cards(session, cards, now),
                    "skills": sync_skills(session, families, now)}

@@ -29,6 +29,13 @@ def test_runs_torch_code_and_captures_stdout(runner):
     assert runner.torch_version.startswith("2.13.")
 
 
+def test_the_worker_pays_for_torchs_tracing_imports_before_the_first_sample():
+    """The first TorchDispatchMode imports torch._dynamo and sympy (seconds on a busy machine):
+    a new worker has done it at start, so it does not count against a sample's time limit."""
+    with SampleRunner() as fresh:
+        assert fresh.run("import sys\nprint('torch._dynamo' in sys.modules)").stdout == "True\n"
+
+
 def test_each_sample_gets_a_fresh_namespace(runner):
     assert runner.run("leftover = 41\nprint(leftover + 1)").stdout == "42\n"
     result = runner.run("print(leftover)")

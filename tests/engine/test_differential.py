@@ -79,7 +79,8 @@ def test_explain_matches_torch(seed: int) -> None:
                                                "values"))
 
 
-# Minimal cases the random chains found (notes/engine-bugs.md); kept as regression tests.
+# Minimal cases the random chains once found (each a bug fixed in the engine); kept as
+# regression tests.
 FOUND = [
     "torch.empty(0).view(4611686018427387904, 4)",
     "torch.empty(0).reshape(4611686018427387904, 4)",

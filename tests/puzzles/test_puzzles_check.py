@@ -42,7 +42,8 @@ def test_answers_right_and_distractors_wrong(family: str, level: str) -> None:
                 result = check(puzzle, ", ".join(toggled) or "none")
                 assert not result["correct"] and f"({letter})" in result["feedback"]
         else:
-            assert table.mistakes, puzzle["id"]
+            assert table.mistakes, (f"{puzzle['id']}: a typed-answer puzzle needs at least one "
+                                    f"Mistake (a wrong answer people give, with its feedback)")
             for mistake in table.mistakes:
                 assert mistake.value != answer
                 text = mistake.value if kind == "text" else _typed(kind, mistake.value)

@@ -62,9 +62,37 @@ def test_verify_summary_line_and_exit_status(monkeypatch) -> None:
     pairs = sum(len(f["levels"]) for f in families())
     assert f"verified {pairs} puzzles" in result.output and "0 mismatches" in result.output
 
-    def broken(count: int) -> Summary:
+    def broken(count: int, **_selection) -> Summary:
         return Summary(checked=1, seconds=0.1, mismatches=[Mismatch("x/junior/0", "[1]", "[2]")])
 
     monkeypatch.setattr(puzzle_cmd, "verify", broken)
     result = CliRunner().invoke(puzzle, ["--verify"])
     assert result.exit_code == 1 and "MISMATCH x/junior/0" in result.output
+
+
+def test_verify_checks_only_the_family_level_and_seeds_asked_for(monkeypatch) -> None:
+    result = CliRunner().invoke(puzzle, ["--verify", "--count", "2", "tolist"])
+    assert result.exit_code == 0, result.output
+    levels = next(f["levels"] for f in families() if f["id"] == "tolist")
+    assert f"verified {2 * len(levels)} puzzles" in result.output
+    result = CliRunner().invoke(
+        puzzle, ["--verify", "--count", "3", "tolist", "--level", "junior", "--seed", "40"])
+    assert result.exit_code == 0 and "verified 3 puzzles" in result.output, result.output
+    asked = []
+    monkeypatch.setattr(puzzle_cmd, "verify", lambda count, **selection: asked.append(
+        (count, selection)) or Summary(checked=count, seconds=0.1))
+    CliRunner().invoke(puzzle, ["--verify", "--level", "senior", "--seed", "9", "--count", "4"])
+    assert asked == [(4, {"families": None, "first_seed": 9, "levels": ["senior"]})]
+
+
+def test_options_that_would_be_ignored_are_usage_errors() -> None:
+    runner = CliRunner()
+    for args, message in (
+            (["--list", "tolist"], "--list takes nothing else"),
+            (["tolist", "--count", "5"], "--count is the number of puzzles per level"),
+            (["--verify", "--answer"], "--answer is for playing one puzzle"),
+            (["--verify", "nope"], "unknown family 'nope'"),
+            (["--verify", "tolist", "--level", "principal"], "tolist has no principal level"),
+            (["--verify", "--seed", str(2**63 - 1), "--count", "2"], "passes the largest seed")):
+        result = runner.invoke(puzzle, args)
+        assert result.exit_code == 2 and message in result.output, (args, result.output)

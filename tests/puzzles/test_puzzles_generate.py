@@ -43,7 +43,10 @@ def test_families_catalogue() -> None:
         assert set(f) == {"id", "title", "levels", "concepts"}
         assert f["levels"] and all(level in LEVELS for level in f["levels"])
         assert f["levels"] == sorted(f["levels"], key=LEVELS.index)
-        assert f["title"] and f["concepts"] and set(f["concepts"]) <= concepts
+        assert f["title"] and f["concepts"], f["id"]
+        assert set(f["concepts"]) <= concepts, (
+            f"{f['id']}: concepts {sorted(set(f['concepts']) - concepts)} are not in "
+            f"content/concepts.yaml")
     per_level = Counter(level for f in found for level in f["levels"])
     assert all(per_level[level] >= 4 for level in LEVELS), per_level
 
@@ -82,7 +85,10 @@ def test_generated_puzzle_shape(family: str, level: str) -> None:
         assert puzzle["hints"][0] != puzzle["hints"][1]
         assert "step 0" in puzzle["explanation"] and "**Answer.**" in puzzle["explanation"]
         assert puzzle["code"] in puzzle["oracle"] and "answer" in puzzle["oracle"]
-        assert puzzle["concepts"] and set(puzzle["concepts"]) <= concepts
+        assert puzzle["concepts"], puzzle["id"]
+        assert set(puzzle["concepts"]) <= concepts, (
+            f"{puzzle['id']}: concepts {sorted(set(puzzle['concepts']) - concepts)} are not in "
+            f"content/concepts.yaml")
         seen.add((puzzle["code"], puzzle["prompt"]))
     assert len(seen) >= len(SEEDS) // 3, "seeds should give different puzzles"
 

@@ -10,7 +10,7 @@ from webtest_support import make_card, rate_current, register
 
 from quizapp.extensions import db
 from quizapp.models import Card, Item, Review, ReviewState
-from quizapp.services.bank_import import compute_skill_rows, import_cards, sync_skills
+from quizapp.services.bank_import import compute_skill_rows, import_cards, load_bank, sync_skills
 from quizapp.services.errors import ServiceError
 
 
@@ -92,6 +92,18 @@ def test_duplicate_ids_and_empty_banks_are_refused(app, bank, clock):
             import_cards(db.session, [], clock())
         db.session.rollback()
         assert db.session.scalar(select(func.count()).select_from(Card)) == len(bank)
+
+
+def test_a_family_tagged_with_an_unknown_concept_is_refused_and_nothing_lands(app, bank, clock):
+    families = [{"id": "fresh-strides", "title": "Fresh strides", "levels": ["junior"],
+                 "concepts": ["stride", "bogus-tag"]}]
+    changed = dataclasses.replace(bank[0], title="A new title")
+    with app.app_context():
+        with pytest.raises(ServiceError, match="'fresh-strides' is tagged with bogus-tag"):
+            load_bank(db.session, [changed, *bank[1:]], {"stride": "How far apart."}, families,
+                      clock())
+        assert db.session.scalar(select(Item).where(Item.key == "fresh-strides/junior")) is None
+        assert db.session.scalar(select(Card.title).where(Card.key == bank[0].id)) == bank[0].title
 
 
 def test_new_order_goes_by_level_then_importance(app, bank):

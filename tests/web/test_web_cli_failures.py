@@ -75,6 +75,17 @@ def test_help_lists_the_apps_commands_and_no_env_file_or_app_option(tmp_path):
     assert "--app" not in result.stdout
 
 
+def test_version_names_quizapps_own_version_first(tmp_path):
+    from importlib.metadata import version
+
+    result = run_quizapp(tmp_path, "--version", QUIZAPP_ENV="nonsense")  # needs no app
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == f"quizapp {version('quizapp')}"
+    assert "Python 3." in result.stdout and "Flask " in result.stdout
+    assert re.search(r"--version\s+Show the versions of quizapp",
+                     run_quizapp(tmp_path, "--help").stdout)
+
+
 def test_a_sqlite_file_in_a_missing_folder_is_named(tmp_path):
     database = tmp_path / "nope" / "dir" / "q.db"
     result = run_quizapp(tmp_path, "db", "upgrade", "--directory", MIGRATIONS,

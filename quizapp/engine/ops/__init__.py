@@ -1,6 +1,7 @@
 """The op layer: OPS maps torch's method/attribute name to a function returning an Outcome.
 
-Call form: ``OPS[name](tensor, **kwargs)`` with torch's keyword names (see ENGINE_CONTRACT.md).
+Call form: ``OPS[name](tensor, **kwargs)`` with torch's keyword names (the accepted call
+forms of each op are in ``quizapp.engine.signature_table.OP_SIGNATURES``).
 Each function reproduces torch 2.13's metadata (shape, stride, offset, storage identity,
 view bookkeeping) or raises TorchError with torch's exception class name and message.
 Ops that return several tensors give a tuple (or, past MAX_EAGER_PIECES, a lazy Pieces
