@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from quizapp.content import Card as ContentCard
 from quizapp.content import FollowUp
 from quizapp.extensions import db
+from quizapp.models import Review
 
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 TOKEN_RE = re.compile(r'id="token" name="token" type="hidden" value="([^"]+)"')
@@ -190,3 +191,18 @@ def post_in_parallel(app, posts: list[dict[str, str]], path: str = "/login",
         thread.join(timeout=120)
     assert len(statuses) == len(posts), "a request did not finish"
     return statuses
+
+
+def stored_ratings(app) -> list[int]:
+    """Every rating in the app's database (a live server's), in id order."""
+    with app.app_context():
+        ratings = [review.rating for review in db.session.scalars(select(Review).order_by(Review.id))]
+        db.session.remove()
+    return ratings
+
+
+def concepts_for(cards, families=()) -> dict[str, str]:
+    """A concepts.yaml for a test bank: every tag its cards and puzzle families use."""
+    tags = {tag for card in cards for tag in card.concepts}
+    tags |= {tag for family in families for tag in family["concepts"]}
+    return {tag: f"About {tag}." for tag in sorted(tags)}

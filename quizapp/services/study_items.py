@@ -12,14 +12,29 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, select
+from sqlalchemy import Row, and_, bindparam, or_, select
 from sqlalchemy.orm import Session
 
+from quizapp import puzzles
 from quizapp.models import Card, Item, ReviewState, Skill
 from quizapp.services.errors import NotFound
 
 ITEM, CARD, SKILL, STATE = (Item.__table__, Card.__table__, Skill.__table__,
                             ReviewState.__table__)
+# The puzzle skills this code can generate ("family/level", as bank_import keys them). The
+# database can hold others: in a rolling deploy the new code's `content load` adds its new
+# families while instances on the old code still serve; those leave the new skills out of their
+# queue (and counts) until they are replaced, instead of failing on every study page.
+SKILL_KEYS = frozenset(f"{family['id']}/{level}" for family in puzzles.families()
+                       for level in family["levels"])
+# Items the study pages offer: in the bank (not retired), and a skill only if it is one of these.
+OFFERED = and_(ITEM.c.retired.is_(False),
+               or_(ITEM.c.kind != "skill", ITEM.c.key.in_(sorted(SKILL_KEYS))))
+
+
+def is_offered(item: StudyItem) -> bool:
+    """OFFERED, for an item already read."""
+    return not item.retired and (not item.is_skill or item.key in SKILL_KEYS)
 
 
 @dataclass(frozen=True)
@@ -92,10 +107,12 @@ def compute_item_state(row: Row) -> ItemState | None:
 
 def load_item_and_state(session: Session, user_id: int,
                         item_id: int) -> tuple[StudyItem, ItemState | None]:
-    """An item still in the bank and the user's state for it; NotFound if missing or retired."""
+    """An item the study pages offer (OFFERED) and the user's state for it; NotFound if it is
+    missing, retired or a skill this code cannot generate."""
     # Core statements run on the session's connection: same transaction, no ORM layer.
     row = session.connection().execute(
         LOAD_ITEM_AND_STATE, {"user_id": user_id, "item_id": item_id}).first()
-    if row is None or row.retired:
+    item = None if row is None else compute_study_item(row)
+    if item is None or not is_offered(item):
         raise NotFound("That item is not in the study queue any more.")
-    return compute_study_item(row), compute_item_state(row)
+    return item, compute_item_state(row)

@@ -15,6 +15,7 @@ from quizapp.services.study_items import (
     ITEM,
     ITEM_COLUMNS,
     ITEM_JOIN,
+    OFFERED,
     STATE,
     STATE_COLUMNS,
     ItemState,
@@ -89,7 +90,7 @@ def _count_due(*, learning_only: bool):
     query = (select(func.count()).select_from(ReviewState)
              .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
              .where(ReviewState.user_id == _USER, ReviewState.due <= _NOW,
-                    _ITEM.c.retired.is_(False)))
+                    OFFERED))
     if learning_only:
         query = query.where(ReviewState.learning.is_(True))
     return query.scalar_subquery()
@@ -115,10 +116,10 @@ COUNTS = select(
     _count_due(learning_only=True).label("due_learning"),
     # New = active items minus the active items this user has a state for: two index counts,
     # instead of probing the user's states once per item in the bank.
-    (select(func.count()).select_from(_ITEM).where(_ITEM.c.retired.is_(False)).scalar_subquery()
+    (select(func.count()).select_from(_ITEM).where(OFFERED).scalar_subquery()
      - select(func.count()).select_from(ReviewState)
      .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-     .where(ReviewState.user_id == _USER, _ITEM.c.retired.is_(False)).scalar_subquery())
+     .where(ReviewState.user_id == _USER, OFFERED).scalar_subquery())
     .label("new"),
     _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
     _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
@@ -128,18 +129,18 @@ COUNTS = select(
 # The first due state and its item, in one indexed lookup on (user_id, due, id).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
              .select_from(ITEM_JOIN.join(STATE, STATE.c.item_id == ITEM.c.id))
-             .where(STATE.c.user_id == _USER, STATE.c.due <= _UNTIL, ITEM.c.retired.is_(False))
+             .where(STATE.c.user_id == _USER, STATE.c.due <= _UNTIL, OFFERED)
              .order_by(STATE.c.due, STATE.c.id).limit(1))
 # The same, among items in learning steps: what is shown once the review limit is used up.
 FIRST_DUE_LEARNING = FIRST_DUE.where(STATE.c.learning.is_(True))
 # The first new item is found on the item table alone, then read with its card or skill row:
 # sorting the card-joined rows would read every unseen card's text to keep one.
-_FIRST_NEW_ID = (select(_ITEM.c.id).where(_ITEM.c.retired.is_(False), ~_SEEN)
+_FIRST_NEW_ID = (select(_ITEM.c.id).where(OFFERED, ~_SEEN)
                  .order_by(_ITEM.c.new_order, _ITEM.c.id).limit(1)
                  .correlate(None).scalar_subquery())
 FIRST_NEW = select(*ITEM_COLUMNS).select_from(ITEM_JOIN).where(ITEM.c.id == _FIRST_NEW_ID)
 NEXT_DUE = (select(func.min(ReviewState.due)).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-            .where(ReviewState.user_id == _USER, _ITEM.c.retired.is_(False)))
+            .where(ReviewState.user_id == _USER, OFFERED))
 NEXT_DUE_LEARNING = NEXT_DUE.where(ReviewState.learning.is_(True))
 
 

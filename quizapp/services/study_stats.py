@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
 from quizapp.services.settings import compute_user_zone
+from quizapp.services.study_items import OFFERED
 
 FORECAST_DAYS = 7  # today (overdue items included) and the six study days after it
 RECENT_DAYS = 14  # today and the thirteen study days before it
@@ -61,14 +62,13 @@ def compute_day_starts(now: datetime, zone: tzinfo, before: int, after: int) -> 
 
 
 def _count_stages(session: Session, user: User) -> tuple[int, int, int]:
-    """(new, learning, review) among the items of the bank (retired ones left out)."""
-    active = Item.retired.is_(False)
+    """(new, learning, review) among the items the study pages offer (OFFERED)."""
     learning, seen = session.execute(
         select(func.coalesce(func.sum(case((ReviewState.learning.is_(True), 1), else_=0)), 0),
                func.count())
         .select_from(ReviewState).join(Item, ReviewState.item_id == Item.id)
-        .where(ReviewState.user_id == user.id, active)).one()
-    total = session.execute(select(func.count()).select_from(Item).where(active)).scalar_one()
+        .where(ReviewState.user_id == user.id, OFFERED)).one()
+    total = session.execute(select(func.count()).select_from(Item).where(OFFERED)).scalar_one()
     return total - seen, learning, seen - learning
 
 
@@ -94,7 +94,7 @@ def compute_study_stats(session: Session, user: User, now: datetime) -> StudySta
 
     dues = list(session.execute(
         select(ReviewState.due).join(Item, ReviewState.item_id == Item.id)
-        .where(ReviewState.user_id == user.id, Item.retired.is_(False),
+        .where(ReviewState.user_id == user.id, OFFERED,
                ReviewState.due < coming[-1])).scalars())
     # Overdue items are waiting today: they count in today's column.
     forecast = tuple(DayCount(start, count) for start, (count, _) in zip(

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 from flask_migrate import upgrade
-from webtest_support import MIGRATIONS, SeedSequence, make_card
+from webtest_support import MIGRATIONS, SeedSequence, concepts_for, make_card
 from werkzeug.serving import make_server
 
 from quizapp import create_app, puzzles
@@ -53,7 +53,7 @@ def live_server(tmp_path):
                       "PUZZLE_SEED_SOURCE": seeds})
     with app.app_context():
         upgrade(directory=MIGRATIONS)
-        load_bank(db.session, CARDS, {"stride": "How far apart elements are."},
+        load_bank(db.session, CARDS, concepts_for(CARDS, puzzles.families()),
                   puzzles.families(), datetime.now(UTC))
         db.session.remove()
     server = make_server("127.0.0.1", 0, app, threaded=True)

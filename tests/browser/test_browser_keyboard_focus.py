@@ -4,21 +4,10 @@ left on a hidden control or under the rating bar, and focus rings can be seen.""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select
-from webtest_support import register_in_browser
-
-from quizapp.extensions import db
-from quizapp.models import Review
+from webtest_support import register_in_browser, stored_ratings
 
 pytestmark = pytest.mark.browser
 PASSWORD = "a long browser password"
-
-
-def stored_ratings(app) -> list[int]:
-    with app.app_context():
-        ratings = [review.rating for review in db.session.scalars(select(Review))]
-        db.session.remove()
-    return ratings
 
 
 def reveal_and_rate(page, key: str) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
-from webtest_support import MIGRATIONS, FakeClock, SeedSequence, make_card
+from webtest_support import MIGRATIONS, FakeClock, SeedSequence, concepts_for, make_card
 
 from quizapp import create_app, puzzles
 from quizapp.extensions import db
@@ -117,8 +117,7 @@ def sample_cards():
 def bank(app, sample_cards, clock):
     with app.app_context():
         import_cards(db.session, sample_cards, clock())
-        tags = sorted({tag for card in sample_cards for tag in card.concepts})
-        import_concepts(db.session, {tag: f"About {tag}." for tag in tags})
+        import_concepts(db.session, concepts_for(sample_cards))
     return sample_cards
 
 
@@ -126,5 +125,7 @@ def bank(app, sample_cards, clock):
 def skill_bank(app, sample_cards, clock):
     """The sample cards and every puzzle skill."""
     with app.app_context():
-        load_bank(db.session, sample_cards, {"stride": "Stride."}, puzzles.families(), clock())
+        families = puzzles.families()
+        load_bank(db.session, sample_cards, concepts_for(sample_cards, families), families,
+                  clock())
     return sample_cards

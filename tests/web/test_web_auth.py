@@ -184,6 +184,16 @@ def test_overlong_username_is_a_validation_error(app, client):
     assert count_users(app) == 0
 
 
+@pytest.mark.parametrize("typed", ["  ab  ", " ab", "ab\t"])
+def test_a_username_too_short_once_trimmed_is_refused_on_its_field(app, client, typed):
+    """The form counts the spaces around the name; the accounts service trims them first."""
+    response = register(client, typed)
+    assert response.status_code == 400
+    assert ('<p class="error" id="username-error-1">A username has 3 to 40 characters.</p>'
+            in response.text)
+    assert count_users(app) == 0
+
+
 def register_with_zone(client, username: str, zone: str | None, offset: str | None = None):
     page = client.get("/register").text
     assert 'name="time_zone" type="hidden"' in page and "data-browser-zone" in page

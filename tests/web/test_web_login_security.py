@@ -164,6 +164,26 @@ def test_login_with_a_control_character_in_next_goes_to_the_default(client, enco
     assert response.headers["Location"] == "/study"
 
 
+# Browsers read a backslash as a slash: to them, /\evil.example is //evil.example.
+BACKSLASH_TARGETS = ["/\\evil.example", "/\\/evil.example", "/\\\\evil.example"]
+
+
+@pytest.mark.parametrize("target", BACKSLASH_TARGETS)
+def test_safe_next_refuses_backslashes(target):
+    assert compute_safe_next(target, "/study") == "/study"
+
+
+@pytest.mark.parametrize("target", BACKSLASH_TARGETS)
+def test_login_with_a_backslash_in_next_goes_to_the_default(client, target):
+    register(client, "walt")
+    logout(client)
+    page = client.get("/login")
+    response = client.post("/login", query_string={"next": target}, data={
+        "csrf_token": csrf_token(page.text), "username": "walt", "password": PASSWORD})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/study"
+
+
 # 3. A new session at login --------------------------------------------------------------------
 
 

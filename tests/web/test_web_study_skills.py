@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 
 from markupsafe import escape
-from sqlalchemy import select
+from sqlalchemy import func, select
 from webtest_support import csrf_token, rate_current, reach_first_skill, register, study_token
 
 from quizapp import puzzles, srs
 from quizapp.extensions import db
-from quizapp.models import Review, Skill
+from quizapp.models import Item, Review, Skill, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
+from quizapp.services.study_queue import count_queue
 from quizapp.web.filters import format_answer
 from quizapp.web.runtime import derive_puzzle_seed
 
@@ -38,6 +39,29 @@ def test_skills_are_in_the_queue_and_show_a_generated_puzzle(client, skill_bank,
     assert puzzle["id"] == f"{family}/{level}/{seeds.given[-1]}"
     assert 'name="answer"' in page and 'id="answer"' in page
     assert "Hint 1" in page and "Hint 2" in page
+
+
+def test_a_skill_this_code_cannot_make_is_left_out_of_the_queue_and_counts(
+        app, client, skill_bank, clock):
+    """A rolling deploy: newer code loaded a family this instance lacks, first in the new-item
+    order. The study page goes on to the next item, and no figure counts the unknown skill."""
+    with app.app_context():
+        offered = db.session.scalar(select(func.count()).select_from(Item)
+                                    .where(Item.retired.is_(False)))
+        db.session.add(Skill(key="newer_family/junior", family="newer_family", level="junior",
+                             title="From newer code (junior)", new_order=-1, created_at=clock(),
+                             updated_at=clock()))
+        db.session.commit()
+    register(client, "pat")
+    page = client.get("/study")
+    assert page.status_code == 200
+    assert shown(page.text)[1] != "newer_family/junior" and "newer_family" not in page.text
+    stats = client.get("/study/stats").text
+    assert re.search(rf'stat-number">{offered}</span><span class="stat-label">new, never rated',
+                     stats), offered
+    with app.app_context():
+        user = db.session.scalar(select(User).where(User.username == "pat"))
+        assert count_queue(db.session, user, clock()).new == offered
 
 
 def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
