@@ -8,11 +8,12 @@ that edit items or states keep using the ORM models.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, or_, select
+from sqlalchemy import ColumnElement, Row, and_, bindparam, literal_column, or_, select
 from sqlalchemy.orm import Session
 
 from quizapp import puzzles
@@ -27,9 +28,22 @@ ITEM, CARD, SKILL, STATE = (Item.__table__, Card.__table__, Skill.__table__,
 # queue (and counts) until they are replaced, instead of failing on every study page.
 SKILL_KEYS = frozenset(f"{family['id']}/{level}" for family in puzzles.families()
                        for level in family["levels"])
+_SKILL_KEY = re.compile(r"[a-z0-9_]+/[a-z]+")
+
+
+def compute_sql_literal(key: str) -> ColumnElement[str]:
+    """A skill key written into the SQL as a string literal: the list is fixed for the process,
+    so the statements keep one text (no expanding parameter), and a key (from code, never from
+    a request) is checked to be quote-free first."""
+    if not _SKILL_KEY.fullmatch(key):
+        raise ValueError(f"unexpected characters in the skill key {key!r}")
+    return literal_column(f"'{key}'")
+
+
 # Items the study pages offer: in the bank (not retired), and a skill only if it is one of these.
 OFFERED = and_(ITEM.c.retired.is_(False),
-               or_(ITEM.c.kind != "skill", ITEM.c.key.in_(sorted(SKILL_KEYS))))
+               or_(ITEM.c.kind != "skill",
+                   ITEM.c.key.in_([compute_sql_literal(key) for key in sorted(SKILL_KEYS)])))
 
 
 def is_offered(item: StudyItem) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from markupsafe import escape
 from sqlalchemy import func, select
 from webtest_support import csrf_token, rate_current, reach_first_skill, register, study_token
@@ -12,6 +13,7 @@ from quizapp import puzzles, srs
 from quizapp.extensions import db
 from quizapp.models import Item, Review, Skill, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
+from quizapp.services.study_items import compute_sql_literal
 from quizapp.services.study_queue import count_queue
 from quizapp.web.filters import format_answer
 from quizapp.web.runtime import derive_puzzle_seed
@@ -62,6 +64,13 @@ def test_a_skill_this_code_cannot_make_is_left_out_of_the_queue_and_counts(
     with app.app_context():
         user = db.session.scalar(select(User).where(User.username == "pat"))
         assert count_queue(db.session, user, clock()).new == offered
+
+
+def test_skill_keys_are_written_into_the_sql_only_when_they_cannot_break_out():
+    assert str(compute_sql_literal("view_possible/middle")) == "'view_possible/middle'"
+    for key in ("x'/junior", "x/junior' OR 1=1 --", "X/junior", "x/junior\n"):
+        with pytest.raises(ValueError, match="unexpected characters"):
+            compute_sql_literal(key)
 
 
 def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
