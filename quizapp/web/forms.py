@@ -172,6 +172,9 @@ class SettingsForm(FlaskForm):
     # as "Asia/Calcutta"), so the choices only offer; validate_time_zone decides.
     time_zone = SelectField("Time zone", validate_choice=False, validators=[InputRequired()])
     keyboard_shortcuts = BooleanField("Keyboard shortcuts on study pages")
+    # An unticked box is not posted at all: this says the form carried the box, so a form
+    # without it (a page opened before the setting existed, a script) leaves the setting alone.
+    keyboard_shortcuts_shown = HiddenField()
 
     def __init__(self, *args, now: datetime, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -179,6 +182,10 @@ class SettingsForm(FlaskForm):
         self.time_zone.data = srs.canonicalize_zone_name(self.time_zone.data) or self.time_zone.data
         self.time_zone.choices = compute_zone_choices(
             now, self.time_zone.object_data, self.time_zone.data)
+
+    def chosen_shortcuts(self, current: bool) -> bool:
+        """The shortcut setting this post asks for: the box's state, if the form had the box."""
+        return self.keyboard_shortcuts.data if self.keyboard_shortcuts_shown.data else current
 
     def validate_time_zone(self, field: SelectField) -> None:
         # The zone already stored is kept as it is, even one this server does not know.

@@ -41,7 +41,7 @@ def index():
                             StudySettings(
                                 float(form.desired_retention.data), form.new_per_day.data,
                                 form.reviews_per_day.data, form.time_zone.data,
-                                form.keyboard_shortcuts.data))
+                                form.chosen_shortcuts(current.keyboard_shortcuts)))
         except ServiceError as exc:
             form.desired_retention.errors = [exc.message]
             return render_settings_page(form, PasswordForm(formdata=None), 400)

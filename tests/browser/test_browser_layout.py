@@ -243,6 +243,22 @@ def test_text_fields_and_selects_stand_out_from_their_surroundings(browser, base
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_boxes_that_scroll_sideways_and_only_those_take_the_focus(browser, base, viewport):
+    boxes_js = """() => [...document.querySelectorAll('pre, .table-wrap')]
+        .filter((box) => box.checkVisibility())
+        .map((box) => ({scrolls: box.scrollWidth > box.clientWidth,
+                        tabindex: box.getAttribute('tabindex')}))"""
+    with opened_page(browser, viewport) as page:
+        page.goto(f"{base}/questions/long-inline-code")
+        boxes = page.evaluate(boxes_js)
+        page.goto(base + EXPLORER_VIEW)
+        boxes += page.evaluate(boxes_js)
+    assert boxes and all((box["tabindex"] == "0") == box["scrolls"] for box in boxes), boxes
+    if viewport is PHONE:
+        assert any(box["scrolls"] for box in boxes), boxes  # the long code line does
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_explorer_shapes_and_strides_stay_on_one_line(browser, base, viewport):
     page = new_page(browser, "light", viewport)
     page.goto(base + EXPLORER)

@@ -4,6 +4,7 @@ stray key, and on a small screen Space shows the answer and the button a second 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 from webtest_support import register_in_browser, stored_ratings
 
 pytestmark = pytest.mark.browser
@@ -26,8 +27,9 @@ def test_turned_off_the_keys_do_nothing_and_the_buttons_still_work(page, live_se
     assert page.evaluate("document.querySelector('[data-reveal]').open") is False
     page.click("summary.reveal-button")
     page.locator(".rate-bar").wait_for(state="visible")
-    page.locator("main").focus()
-    for key in ("1", "2", "3", "4"):
+    # The focus is on the answer, not on Good: a stray Space or Enter presses nothing.
+    expect(page.locator(".answer")).to_be_focused()
+    for key in ("Space", "Enter", "1", "2", "3", "4"):
         page.keyboard.press(key)
     assert stored_ratings(app) == []  # the keys were sent; nothing was rated
     with page.expect_navigation():

@@ -128,10 +128,27 @@ def test_turned_off_no_page_offers_or_answers_the_keys(client, bank, path):
     register(client, "sam")
     response = client.post("/settings", data={
         "csrf_token": csrf_token(client.get("/settings").text), "desired_retention": "0.9",
-        "new_per_day": "20", "reviews_per_day": "200", "time_zone": "UTC"})
+        "new_per_day": "20", "reviews_per_day": "200", "time_zone": "UTC",
+        "keyboard_shortcuts_shown": "1"})
     assert response.status_code == 303  # an unticked box is not posted at all
     assert shortcut_marks(client.get(path).text) == {"body": 0, "keyshortcuts": 0, "kbd": 0}
     assert "checked" not in shortcut_box(client.get("/settings").text)
+
+
+def test_a_settings_form_without_the_box_leaves_the_shortcuts_as_they_were(client, bank):
+    """A Settings page opened before the setting existed (or a script) posts no box and no
+    marker: saving it changes the other settings and leaves the shortcuts alone, on or off."""
+    register(client, "sam")
+    page = client.get("/settings").text
+    assert 'name="keyboard_shortcuts_shown" type="hidden" value="1"' in page
+    old_form = {"csrf_token": csrf_token(page), "desired_retention": "0.9", "new_per_day": "5",
+                "reviews_per_day": "200", "time_zone": "UTC"}
+    assert client.post("/settings", data=old_form).status_code == 303
+    assert shortcut_marks(client.get("/study").text)["body"] == 1
+    assert post_settings(client, keyboard_shortcuts="").status_code == 303  # turned off
+    assert client.post("/settings", data={**old_form, "new_per_day": "6"}).status_code == 303
+    assert shortcut_marks(client.get("/study").text)["body"] == 0
+    assert re.search(r'<input[^>]*id="new_per_day"[^>]*value="6"', client.get("/settings").text)
 
 
 def test_turning_the_shortcuts_back_on_keeps_the_other_settings(client, bank):

@@ -72,21 +72,25 @@
   }
 
   // However the answer is opened (Space, Enter or a click on "Show answer", which then hides),
-  // the focus goes to Good, so it is not left on a hidden control and a second Space rates.
-  // Where Good would be out of sight (a small screen, a long question), the answer's start is
-  // scrolled to the top first: the sticky rating bar then shows at the bottom, so the person
-  // sees both the answer and the button a second Space would press (WCAG 2.4.7, 2.4.11).
-  function focusGood(reveal) {
+  // the focus must not stay on the hidden summary. With the shortcuts on it goes to Good, as in
+  // Anki, so a second Space rates; where Good would be out of sight (a small screen, a long
+  // question), the answer's start is scrolled to the top first: the sticky rating bar then shows
+  // at the bottom, so the person sees both the answer and the button a second Space would press
+  // (WCAG 2.4.7, 2.4.11). With the shortcuts off it goes to the answer itself (tabindex=-1): a
+  // stray Space or Enter presses nothing, and a screen reader reads the answer from its start.
+  function focusAfterReveal(reveal) {
     var good = reveal.querySelector(".rate-3");
-    if (!good || document.activeElement === good) return;
     var answer = reveal.querySelector(".answer");
-    if (answer && !onScreen(good)) answer.scrollIntoView({ block: "start" });
-    good.focus({ preventScroll: onScreen(good) });
+    var target = document.body.hasAttribute("data-shortcuts") ? good : answer;
+    if (!target || document.activeElement === target) return;
+    var seen = target === answer ? answer.firstElementChild || answer : good;
+    if (answer && !onScreen(seen)) answer.scrollIntoView({ block: "start" });
+    target.focus({ preventScroll: onScreen(seen) });
   }
 
   document.addEventListener("toggle", function (event) {
     var details = event.target;
-    if (details.matches && details.matches("[data-reveal]") && details.open) focusGood(details);
+    if (details.matches && details.matches("[data-reveal]") && details.open) focusAfterReveal(details);
   }, true);
 
   document.addEventListener("keydown", function (event) {
@@ -99,7 +103,7 @@
       if (reveal && !reveal.open && !onControl(event)) {
         event.preventDefault();
         reveal.open = true;
-        focusGood(reveal);
+        focusAfterReveal(reveal);
       }
       return;
     }
@@ -121,6 +125,22 @@
       }
     }
   });
+
+  // A code block or table wider than its box scrolls sideways; a keyboard user can scroll it
+  // only once it can take the focus (axe: scrollable-region-focusable). Only the boxes that
+  // overflow now get a tab stop, checked again when the window resizes or a <details> opens.
+  function markScrollableBoxes() {
+    document.querySelectorAll("pre, .table-wrap").forEach(function (box) {
+      if (box.scrollWidth > box.clientWidth) {
+        box.setAttribute("tabindex", "0");
+      } else if (box.getAttribute("tabindex") === "0") {
+        box.removeAttribute("tabindex");
+      }
+    });
+  }
+  markScrollableBoxes();
+  window.addEventListener("resize", markScrollableBoxes);
+  document.addEventListener("toggle", markScrollableBoxes, true);
 
   // Count the hints opened so the suggested rating can take them into account.
   document.addEventListener("toggle", function (event) {
