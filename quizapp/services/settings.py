@@ -22,7 +22,7 @@ class StudySettings:
     new_per_day: int
     reviews_per_day: int
     time_zone: str  # an IANA name or "UTC+05:30" (quizapp.srs.zones)
-    keyboard_shortcuts: bool = True  # Space, 1-4 and u on study pages
+    keyboard_shortcuts: bool  # Space, 1-4 and u on study pages
 
 
 def validate_settings(settings: StudySettings, *, kept_zone: str | None = None) -> None:

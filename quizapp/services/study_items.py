@@ -18,16 +18,16 @@ from sqlalchemy.orm import Session
 
 from quizapp import puzzles
 from quizapp.models import Card, Item, ReviewState, Skill
+from quizapp.services.bank_import import compute_skill_rows
 from quizapp.services.errors import NotFound
 
 ITEM, CARD, SKILL, STATE = (Item.__table__, Card.__table__, Skill.__table__,
                             ReviewState.__table__)
-# The puzzle skills this code can generate ("family/level", as bank_import keys them). The
+# The keys of the puzzle skills this code can generate, as the bank import writes them. The
 # database can hold others: in a rolling deploy the new code's `content load` adds its new
 # families while instances on the old code still serve; those leave the new skills out of their
 # queue (and counts) until they are replaced, instead of failing on every study page.
-SKILL_KEYS = frozenset(f"{family['id']}/{level}" for family in puzzles.families()
-                       for level in family["levels"])
+SKILL_KEYS = frozenset(row["key"] for row in compute_skill_rows(puzzles.families()))
 _SKILL_KEY = re.compile(r"[a-z0-9_]+/[a-z]+")
 
 

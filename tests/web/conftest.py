@@ -85,13 +85,26 @@ def empty_database_url(request):
 
 
 @pytest.fixture
-def app(tmp_path, database_url, clock, seeds):
-    config = {"SQLALCHEMY_DATABASE_URI": database_url} if database_url else {}
-    application = build_app(tmp_path, CLOCK=clock, PUZZLE_SEED_SOURCE=seeds, **config)
-    yield application
-    with application.app_context():
-        db.session.remove()
-        db.engine.dispose()
+def make_app(tmp_path, database_url, clock, seeds):
+    """Builds the app on this test's database, clock and seeds; more configuration can be given
+    (what create_app reads once, such as PROXY_FIX_HOPS)."""
+    built = []
+
+    def make(**extra):
+        config = {"SQLALCHEMY_DATABASE_URI": database_url} if database_url else {}
+        built.append(build_app(tmp_path, CLOCK=clock, PUZZLE_SEED_SOURCE=seeds, **config, **extra))
+        return built[-1]
+
+    yield make
+    for application in built:
+        with application.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(make_app):
+    return make_app()
 
 
 @pytest.fixture

@@ -25,27 +25,6 @@ GONE = "That item is not in the study queue any more."
 BROKE = "Something broke on our side. Your saved progress is safe; try again in a moment."
 
 
-@pytest.fixture
-def make_app(tmp_path, database_url, clock, seeds):
-    """Builds the app as the ``app`` fixture does, with more configuration given at build time
-    (what create_app reads once, such as PROXY_FIX_HOPS)."""
-    built = []
-
-    def make(**config):
-        if database_url:
-            config["SQLALCHEMY_DATABASE_URI"] = database_url
-        application = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path),
-                                  "CLOCK": clock, "PUZZLE_SEED_SOURCE": seeds, **config})
-        built.append(application)
-        return application
-
-    yield make
-    for application in built:
-        with application.app_context():
-            db.session.remove()
-            db.engine.dispose()
-
-
 def login_forwarded_for(client, forwarded: str, username: str):
     """A wrong-password login whose request says it was forwarded for ``forwarded``."""
     headers = {"X-Forwarded-For": forwarded}

@@ -123,7 +123,7 @@ def test_a_new_account_has_the_shortcuts_on(client, bank):
     assert "checked" in shortcut_box(client.get("/settings").text)
 
 
-@pytest.mark.parametrize("path", ["/study", "/settings", "/study/history"])
+@pytest.mark.parametrize("path", ["/study", "/study/history"])
 def test_turned_off_no_page_offers_or_answers_the_keys(client, bank, path):
     register(client, "sam")
     response = client.post("/settings", data={
