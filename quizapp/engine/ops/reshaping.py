@@ -24,6 +24,8 @@ from .copying import contiguous, copy_storage
 _new_tuple = tuple.__new__
 _CONTIGUOUS = CONTIGUOUS_STRIDES_CACHE
 
+# torch 2.13's own message, quoted word for word (not our prose): the explorer shows what torch
+# would raise, and the differential tests compare this text with torch's.
 _VIEW_REFUSED = (
     "view size is not compatible with input tensor's size and stride (at least one dimension spans "
     "across two contiguous subspaces). Use .reshape(...) instead."
