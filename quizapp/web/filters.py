@@ -51,10 +51,11 @@ def format_spoken_interval(label: str) -> str:
 
 
 def format_relative_time(moment: datetime) -> str:
+    """How far off a moment is, in words a screen reader says as written: "in 17 hours"."""
     delta = moment - current_time()
     if delta.total_seconds() <= 0:
         return "now"
-    return f"in {srs.format_interval(delta)}"
+    return f"in {format_spoken_interval(srs.format_interval(delta))}"
 
 
 # For this long after a rating, its confirmation counts from the rating's own moment, so it
@@ -64,10 +65,10 @@ RATING_ECHO = timedelta(minutes=1)
 
 
 def format_comes_back(review: LastReview) -> str:
-    """When a rated item is due again, as "in 6m"; "now" once it is due."""
+    """When a rated item is due again, as "in 6 minutes"; "now" once it is due."""
     now = current_time()
     if review.due > now and now - review.reviewed_at < RATING_ECHO:
-        return f"in {srs.format_interval(review.due - review.reviewed_at)}"
+        return f"in {format_spoken_interval(srs.format_interval(review.due - review.reviewed_at))}"
     return format_relative_time(review.due)
 
 

@@ -22,6 +22,7 @@ from webtest_support import (
 from quizapp import srs
 from quizapp.extensions import db
 from quizapp.models import Review, ReviewState, User
+from quizapp.web.filters import format_spoken_interval
 
 
 def reviews_of(app, username: str) -> list[Review]:
@@ -79,7 +80,7 @@ def test_a_rating_is_logged_with_time_duration_and_state(app, client, bank, cloc
     assert review.due_after == expected.due
     follow = client.get("/study")
     # The page after the rating confirms it from the review log: the interval just set.
-    label = srs.format_interval(expected.due - clock())
+    label = format_spoken_interval(srs.format_interval(expected.due - clock()))
     assert last_rating(follow.text) == f"Good: “Question alpha-stride” comes back in {label}."
     assert shown_key(follow.text) == "gamma-offset"
 
@@ -93,9 +94,9 @@ def test_the_last_rating_line_counts_down_to_the_due_time(client, bank, clock):
     register(client, "sam")
     assert last_rating(client.get("/study").text) is None  # nothing rated yet
     rate_current(client, 3)  # Good on a new card: its next learning step is 10 minutes away
-    assert last_rating(client.get("/study").text).endswith("” comes back in 10m.")
+    assert last_rating(client.get("/study").text).endswith("” comes back in 10 minutes.")
     clock.advance(minutes=4)
-    assert last_rating(client.get("/study").text).endswith("” comes back in 6m.")
+    assert last_rating(client.get("/study").text).endswith("” comes back in 6 minutes.")
     clock.advance(minutes=6)
     page = client.get("/study").text
     # Due now: the line no longer promises a time (limits or retirement decide what shows).
@@ -207,10 +208,10 @@ def test_a_review_due_later_today_over_the_limit_is_not_promised(app, client, ba
         db.session.commit()
     page = client.get("/study").text
     assert shown_key(page) is None and "Your next review is due" not in page
-    assert ("That is today's limit of 1 review. The next review falls due in 5m; it waits for "
+    assert ("That is today's limit of 1 review. The next review falls due in 5 minutes; it waits for "
             "tomorrow, or raise the limit in Daily limits.") in page
     set_limits(app, "sam", reviews=0)
-    assert ("Reviews are off: their daily limit is 0. The next review falls due in 5m; raise "
+    assert ("Reviews are off: their daily limit is 0. The next review falls due in 5 minutes; raise "
             "the limit in Daily limits to review it.") in client.get("/study").text
 
 
@@ -220,7 +221,7 @@ def test_a_review_due_after_today_is_promised_even_over_the_limit(app, client, b
     rate_current(client, 3)  # today's one review -> days away
     page = client.get("/study").text
     assert shown_key(page) is None and "today's limit of 1 review" not in page
-    assert re.search(r"Your next review is due in [0-9.]+(d|mo|y)\.", page)
+    assert re.search(r"Your next review is due in [0-9.]+ (days|months?|years?)\.", page)
 
 
 def test_an_earlier_days_rating_is_not_offered_for_undo(client, bank, clock):
@@ -253,11 +254,11 @@ def test_just_after_a_rating_the_line_repeats_the_buttons_label(client, bank, cl
                      r'<span class="rate-interval">6m</span>', page)
     rate_current(client, 2, page)
     clock.advance(seconds=1)  # 5m29s left would round to "5m"
-    assert last_rating(client.get("/study").text).endswith(" comes back in 6m.")
+    assert last_rating(client.get("/study").text).endswith(" comes back in 6 minutes.")
     clock.advance(seconds=59)  # a minute on, the line counts down from now: 4m30s
-    assert last_rating(client.get("/study").text).endswith(" comes back in 5m.")
+    assert last_rating(client.get("/study").text).endswith(" comes back in 5 minutes.")
     clock.advance(minutes=1)
-    assert last_rating(client.get("/study").text).endswith(" comes back in 4m.")
+    assert last_rating(client.get("/study").text).endswith(" comes back in 4 minutes.")
 
 
 def test_double_submit_is_counted_once(app, client, bank):

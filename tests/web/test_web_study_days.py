@@ -58,7 +58,7 @@ def test_a_session_past_midnight_is_still_the_same_day(app, client, bank, clock)
     page = client.get("/study").text
     assert shown_key(page) is None
     assert "That is today's limit of 2 new items; more arrive tomorrow." in page
-    assert ("Your next study day starts in 4h: days turn over at 04:00 UTC time (the time "
+    assert ("Your next study day starts in 4 hours: days turn over at 04:00 UTC time (the time "
             'zone in <a href="/settings">Settings</a>).') in page
     clock.advance(hours=3, minutes=30)  # 04:00: the next study day
     assert shown_key(client.get("/study").text) is not None
@@ -105,7 +105,7 @@ def test_a_berlin_study_day_turns_over_at_four_summer_time_on_the_night_clocks_c
     rate_current(client, 4)  # 01:30 CET: today's two new items are done
     page = client.get("/study").text
     assert shown_key(page) is None
-    assert "Your next study day starts in 2h:" in page  # 1.5 hours to 02:00 UTC, rounded
+    assert "Your next study day starts in 2 hours:" in page  # 1.5 hours to 02:00 UTC, rounded
     clock.advance(minutes=89)  # 01:59 UTC, 03:59 CEST: still the same study day
     assert shown_key(client.get("/study").text) is None
     clock.advance(minutes=1)  # 02:00 UTC, 04:00 CEST: a new day, new items again
