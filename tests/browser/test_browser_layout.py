@@ -247,15 +247,34 @@ def test_boxes_that_scroll_sideways_and_only_those_take_the_focus(browser, base,
     boxes_js = """() => [...document.querySelectorAll('pre, .table-wrap')]
         .filter((box) => box.checkVisibility())
         .map((box) => ({scrolls: box.scrollWidth > box.clientWidth,
-                        tabindex: box.getAttribute('tabindex')}))"""
+                        tabindex: box.getAttribute('tabindex'), role: box.getAttribute('role'),
+                        name: box.getAttribute('aria-label')}))"""
     with opened_page(browser, viewport) as page:
         page.goto(f"{base}/questions/long-inline-code")
         boxes = page.evaluate(boxes_js)
         page.goto(base + EXPLORER_VIEW)
         boxes += page.evaluate(boxes_js)
     assert boxes and all((box["tabindex"] == "0") == box["scrolls"] for box in boxes), boxes
+    # A tab stop says what it is: a region named after its content (responsive-table pattern).
+    marked = [(box["role"], box["name"]) for box in boxes if box["scrolls"]]
+    assert marked == [("region", "Code, scrolls sideways")] * len(marked), boxes
+    assert all(box["role"] is None and box["name"] is None for box in boxes if not box["scrolls"])
     if viewport is PHONE:
         assert any(box["scrolls"] for box in boxes), boxes  # the long code line does
+
+
+def test_a_table_that_comes_to_scroll_is_named_after_its_heading_and_unmarked_again(browser, base):
+    with opened_page(browser, DESKTOP) as page:
+        page.goto(base + EXPLORER_VIEW)
+        wrap = page.locator(".table-wrap")
+        assert wrap.get_attribute("role") is None  # the steps table fits a desktop window
+        attributes_js = "box => [box.tabIndex, box.getAttribute('role'), box.getAttribute('aria-label')]"
+        page.evaluate("() => { document.querySelector('.table-wrap').style.width = '120px';"
+                      " window.dispatchEvent(new Event('resize')); }")
+        assert wrap.evaluate(attributes_js) == [0, "region", "Steps table, scrolls sideways"]
+        page.evaluate("() => { document.querySelector('.table-wrap').style.width = '';"
+                      " window.dispatchEvent(new Event('resize')); }")
+        assert wrap.evaluate(attributes_js) == [-1, None, None]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

@@ -129,12 +129,26 @@
   // A code block or table wider than its box scrolls sideways; a keyboard user can scroll it
   // only once it can take the focus (axe: scrollable-region-focusable). Only the boxes that
   // overflow now get a tab stop, checked again when the window resizes or a <details> opens.
+  // A tab stop is also named, so a screen reader says what it reached (a region named after
+  // the table's heading, or "Code, scrolls sideways"), as the responsive-table pattern does.
+  function scrollableName(box) {
+    var table = box.querySelector("table[aria-labelledby]");
+    var label = table && document.getElementById(table.getAttribute("aria-labelledby"));
+    var what = box.matches("pre") ? "Code" : "Table";
+    if (label && label.textContent.trim()) what = label.textContent.trim() + " table";
+    return what + ", scrolls sideways";
+  }
   function markScrollableBoxes() {
     document.querySelectorAll("pre, .table-wrap").forEach(function (box) {
       if (box.scrollWidth > box.clientWidth) {
+        if (box.dataset.scrollStop) return;
+        box.dataset.scrollStop = "1";
         box.setAttribute("tabindex", "0");
-      } else if (box.getAttribute("tabindex") === "0") {
-        box.removeAttribute("tabindex");
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", scrollableName(box));
+      } else if (box.dataset.scrollStop) {
+        delete box.dataset.scrollStop;
+        ["tabindex", "role", "aria-label"].forEach(function (name) { box.removeAttribute(name); });
       }
     });
   }
