@@ -157,5 +157,9 @@ def test_the_page_shows_the_figures_and_needs_an_account(app, client, bank, cloc
     # START is Monday 3 March 2025: the third row of the week is Wednesday.
     assert rows[2][0] == "Wed 5 Mar" and rows[FORECAST_DAYS + 2][0] == "Sat 1 Mar"
     assert '<td class="nowrap">42 s</td>' in page
+    # The bars' column says in words what each bar shows: the day against the busiest one.
+    shares = re.findall(r'aria-hidden="true"></meter><span class="visually-hidden">(\d+)%</span>', page)
+    assert shares[:2] == ["100", "0"] and shares[FORECAST_DAYS:FORECAST_DAYS + 2] == ["100", "0"]
+    assert len(shares) == FORECAST_DAYS + RECENT_DAYS and "Share of the busiest day" in page
     answer_after(client, clock, GOOD, 77)  # 119 s today: shown to the nearest minute
     assert '<td class="nowrap">2 min</td>' in client.get("/study/stats").text
