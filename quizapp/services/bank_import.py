@@ -210,16 +210,20 @@ def import_cards(session: Session, cards: Sequence[ContentCard], now: datetime) 
     return report
 
 
-def validate_family_concepts(families: Sequence[Mapping], concepts: Mapping[str, str]) -> None:
-    """ServiceError for a puzzle family tagged with a concept concepts.yaml does not list (a
+def compute_unknown_family_concepts(families: Sequence[Mapping],
+                                    concepts: Mapping[str, str]) -> list[str]:
+    """One sentence per puzzle family tagged with a concept concepts.yaml does not list (a
     card's tags are checked when the card is read; a family's are written in code)."""
-    for family in families:
-        unknown = sorted(set(family["concepts"]) - set(concepts))
-        if unknown:
-            raise ServiceError(
-                f"puzzle family {family['id']!r} is tagged with {', '.join(unknown)}, which "
-                f"concepts.yaml does not list; add the concept there or fix the family's tags. "
-                f"Nothing was imported.")
+    return [f"puzzle family {family['id']!r} is tagged with {', '.join(unknown)}, which "
+            f"concepts.yaml does not list; add the concept there or fix the family's tags"
+            for family in families
+            if (unknown := sorted(set(family["concepts"]) - set(concepts)))]
+
+
+def validate_family_concepts(families: Sequence[Mapping], concepts: Mapping[str, str]) -> None:
+    """ServiceError naming the first family compute_unknown_family_concepts finds."""
+    if unknown := compute_unknown_family_concepts(families, concepts):
+        raise ServiceError(f"{unknown[0]}. Nothing was imported.")
 
 
 def load_bank(

@@ -7,10 +7,23 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from content_fixtures import card_text, line_of
+from content_fixtures import CONCEPTS_YAML, card_text, line_of
 
+from quizapp import puzzles
 from quizapp.cli.content_cmd import content
 from quizapp.content import configured_content_root, default_content_root
+
+# The check holds the puzzle families' tags against concepts.yaml as `content load` does, so
+# the scratch banks here list them beside the test cards' own two.
+FAMILY_TAGS = sorted({tag for family in puzzles.families() for tag in family["concepts"]})
+CONCEPTS_WITH_FAMILIES = CONCEPTS_YAML + "".join(f"{tag}: About {tag}.\n" for tag in FAMILY_TAGS
+                                                 if tag not in ("stride", "view"))
+
+
+@pytest.fixture
+def bank(bank):
+    """The content tests' scratch bank, with the families' concepts listed too."""
+    return lambda cards, concepts=CONCEPTS_WITH_FAMILIES: bank(cards, concepts)
 
 
 def invoke(*args: str):
@@ -37,6 +50,25 @@ def test_problems_are_printed_and_exit_status_is_one(bank):
     assert int(line) == line_of(broken, "concepts:")
     assert message.startswith(" unknown concept 'strides'")
     assert summary.endswith("2 files, 1 valid cards, samples not run (--no-run); 1 problem")
+
+
+def test_a_family_tagged_with_a_concept_the_bank_lacks_fails_the_check_as_it_fails_the_load(bank):
+    # concepts.yaml without view-rule, a tag two families carry (written in code, not in a card).
+    families = sorted(family["id"] for family in puzzles.families()
+                      if "view-rule" in family["concepts"])
+    assert families, "no family is tagged view-rule any more; pick another tag here"
+    concepts = "".join(line for line in CONCEPTS_WITH_FAMILIES.splitlines(keepends=True)
+                       if not line.startswith("view-rule:"))
+    root = bank({"small-card.md": card_text("small-card")}, concepts)
+    result = invoke("--path", str(root), "--no-run")
+    assert result.exit_code == 1
+    *problems, summary = result.output.splitlines()
+    assert [line.split(": ", 1)[0] for line in problems] == [f"{root / 'concepts.yaml'}:1"] * len(
+        families)
+    assert [line.split("'")[1] for line in problems] == families
+    assert all("tagged with view-rule, which concepts.yaml does not list" in line
+               for line in problems)
+    assert summary.endswith(f"1 valid cards, samples not run (--no-run); {len(families)} problems")
 
 
 def test_empty_bank_fails_the_check_as_it_fails_the_load(bank):
