@@ -133,20 +133,29 @@ def shown_key(html: str) -> str | None:
 
 
 @contextmanager
-def counted_statements(app):
-    """The SQL statements the app runs inside the block."""
-    statements: list[str] = []
+def executed_statements(app):
+    """The SQL statements the app runs inside the block, each with its parameters."""
+    executed: list[tuple[str, object]] = []
 
-    def record(_conn, _cursor, statement, *_args) -> None:
-        statements.append(statement)
+    def record(_conn, _cursor, statement, parameters, *_args) -> None:
+        executed.append((statement, parameters))
 
     with app.app_context():
         engine = db.engine
     event.listen(engine, "before_cursor_execute", record)
     try:
-        yield statements
+        yield executed
     finally:
         event.remove(engine, "before_cursor_execute", record)
+
+
+@contextmanager
+def counted_statements(app):
+    """The SQL statements the app runs inside the block (their text, filled in at its end)."""
+    statements: list[str] = []
+    with executed_statements(app) as executed:
+        yield statements
+    statements.extend(statement for statement, _ in executed)
 
 
 # The study-settings form as a newly registered user has it.

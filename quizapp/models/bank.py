@@ -20,6 +20,8 @@ class Item(db.Model):
         UniqueConstraint("kind", "key"),
         # The study queue's next new item: active items in (new_order, id) order, unsorted.
         Index("ix_item_retired_new_order_id", "retired", "new_order", "id"),
+        # The items on offer (study_items.OFFERED) counted from the index alone.
+        Index("ix_item_retired_kind_key", "retired", "kind", "key"),
     )
     # Every Item query joins card and skill at once: one round trip instead of one per kind.
     __mapper_args__ = {"polymorphic_on": "kind", "polymorphic_identity": "item",

@@ -57,7 +57,9 @@ class Review(db.Model):
     __tablename__ = "review"
     __table_args__ = (
         CheckConstraint("rating >= 1 AND rating <= 4", name="rating_range"),
-        Index("ix_review_user_id_reviewed_at", "user_id", "reviewed_at"),
+        # A user's ratings in a time window (today's counts, Stats) read from the index alone.
+        Index("ix_review_user_id_reviewed_at_figures", "user_id", "reviewed_at", "was_review",
+              "rating", "duration_ms"),
         # The newest reviews of a user (undo, history) in index order, without a sort.
         Index("ix_review_user_id_id", "user_id", "id"),
         # Ids are never reused (PostgreSQL's sequences never are): an Undo button names a

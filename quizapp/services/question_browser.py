@@ -11,6 +11,7 @@ from quizapp.models import Card, Concept, ItemConcept
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.paging import check_page_number, count_pages
+from quizapp.services.study_items import CARD, ITEM
 
 PER_PAGE = 25
 TEXT_MAX = 100
@@ -54,35 +55,47 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def list_cards(session: Session, filters: CardFilters) -> CardPage:
-    """Active cards matching every given filter, in level then importance then title order."""
-    validate_filters(session, filters)
-    query = select(Card).where(Card.retired.is_(False))
+def compute_card_conditions(filters: CardFilters) -> tuple[list, bool]:
+    """The WHERE terms of ``filters`` on the item and card tables, and whether any of them
+    reads the card table (the count leaves card out when none does)."""
+    conditions = [ITEM.c.kind == "card", ITEM.c.retired.is_(False)]
     if filters.level:
-        query = query.where(Card.level == filters.level)
+        conditions.append(ITEM.c.level == filters.level)
     if filters.importance:
-        query = query.where(Card.importance == filters.importance)
+        conditions.append(CARD.c.importance == filters.importance)
     if filters.concept:
-        query = query.where(Card.id.in_(
+        conditions.append(ITEM.c.id.in_(
             select(ItemConcept.item_id).where(ItemConcept.concept == filters.concept)))
     if filters.text.strip():
         pattern = f"%{escape_like(filters.text.strip())}%"
-        query = query.where(or_(Card.title.ilike(pattern, escape="\\"),
-                                Card.question.ilike(pattern, escape="\\")))
-    total = session.scalar(select(func.count()).select_from(query.subquery())) or 0
+        conditions.append(or_(ITEM.c.title.ilike(pattern, escape="\\"),
+                              CARD.c.question.ilike(pattern, escape="\\")))
+    return conditions, bool(filters.importance or filters.text.strip())
+
+
+def list_cards(session: Session, filters: CardFilters) -> CardPage:
+    """Active cards matching every given filter, in level then importance then title order."""
+    validate_filters(session, filters)
+    conditions, reads_card = compute_card_conditions(filters)
+    # Counted on the item table alone where the filters allow: joining card reads each card's
+    # text (several KB), which made the count 10x the page query on a 5,000-card bank.
+    counted = ITEM.join(CARD, CARD.c.item_id == ITEM.c.id) if reads_card else ITEM
+    total = session.scalar(select(func.count()).select_from(counted).where(*conditions)) or 0
     pages = count_pages(total, PER_PAGE)
     page = min(filters.page, pages)
-    cards = list(session.scalars(query.options(
-        load_only(Card.key, Card.title, Card.level, Card.importance, Card.new_order),
-        selectinload(Card.concepts))
-                                 .order_by(Card.new_order, Card.key)
-                                 .offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
+    cards = list(session.scalars(
+        select(Card).where(*conditions)
+        .options(load_only(Card.key, Card.title, Card.level, Card.importance, Card.new_order),
+                 selectinload(Card.concepts))
+        .order_by(Card.new_order, Card.key)
+        .offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
     return CardPage(cards, total, page, pages)
 
 
 def load_card(session: Session, key: str) -> Card:
     """A card by its id (retired cards still open: old links and history point at them)."""
-    card = session.scalar(select(Card).where(Card.key == key[:200]))
+    # With the kind, the (kind, key) unique index finds it; the key alone scans the items.
+    card = session.scalar(select(Card).where(Card.kind == "card", Card.key == key[:200]))
     if card is None:
         raise NotFound("There is no question with that id.")
     return card

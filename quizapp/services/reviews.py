@@ -240,8 +240,11 @@ def list_history(session: Session, user: User, page: int = 1) -> HistoryPage:
     total = session.scalar(select(func.count()).select_from(Review).where(mine)) or 0
     pages = count_pages(total, HISTORY_PER_PAGE)
     page = min(page, pages)
+    # The page's ids come from the (user_id, id) index alone; an OFFSET over whole rows read
+    # every skipped review (three JSON states each): 21 ms for the last of 4,000 pages.
+    ids = (select(Review.id).where(mine).order_by(Review.id.desc())
+           .offset((page - 1) * HISTORY_PER_PAGE).limit(HISTORY_PER_PAGE))
     rows = list(session.scalars(
-        select(Review).where(mine).order_by(Review.id.desc())
-        .offset((page - 1) * HISTORY_PER_PAGE).limit(HISTORY_PER_PAGE)
+        select(Review).where(Review.id.in_(ids)).order_by(Review.id.desc())
         .options(selectinload(Review.item))))  # one query for the page's items, not one per row
     return HistoryPage(rows, total, page, pages)

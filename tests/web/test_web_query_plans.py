@@ -1,0 +1,93 @@
+"""The statements behind Stats, the study counts, the question browser and the history read
+what they need from indexes: found slow on a database grown to 6,000 cards and 822,000 reviews
+(notes/s9/scale.md). Each statement a page runs is explained by SQLite with its own parameters."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+from webtest_support import executed_statements, rate_current, register
+
+from quizapp.extensions import db
+
+pytestmark = pytest.mark.sqlite_only
+TOUCHES_CARD_OR_SKILL = re.compile(r"\b(SCAN|SEARCH) (card|skill)\b")
+
+
+@pytest.fixture
+def plans(app):
+    """plans(client, path) -> [(statement, its EXPLAIN QUERY PLAN steps)] of one GET."""
+    with app.app_context():
+        path = Path(app.instance_path) / "quizapp.db"
+
+    def explain(client, url: str) -> list[tuple[str, list[str]]]:
+        with executed_statements(app) as executed:
+            assert client.get(url).status_code == 200, url
+        with sqlite3.connect(path) as connection:
+            return [(statement, [row[3] for row in connection.execute(
+                        "EXPLAIN QUERY PLAN " + statement, parameters).fetchall()])
+                    for statement, parameters in executed
+                    if statement.lstrip().upper().startswith("SELECT")]
+
+    yield explain
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def studied(client, bank):
+    """A signed-in user with a few ratings: learning steps, reviews, time spent."""
+    register(client, "planner")
+    for rating in (3, 4, 1, 3):
+        assert rate_current(client, rating).status_code == 303
+    return client
+
+
+def test_stats_reads_no_card_or_skill_row_and_no_review_row(studied, plans):
+    explained = plans(studied, "/study/stats")
+    assert len(explained) >= 5, explained  # the user, stages, forecast, recent days, retention
+    for statement, steps in explained:
+        assert not any(TOUCHES_CARD_OR_SKILL.search(step) for step in steps), (statement, steps)
+        on_review = [step for step in steps if re.search(r"\b(SCAN|SEARCH) review\b", step)]
+        assert all("COVERING INDEX" in step for step in on_review), (statement, steps)
+    assert any("ix_review_user_id_reviewed_at_figures" in step
+               for _, steps in explained for step in steps), explained
+
+
+def test_the_study_counts_count_the_offered_items_from_an_index_alone(studied, plans):
+    steps = [step for _, steps in plans(studied, "/study") for step in steps]
+    assert any("item USING COVERING INDEX ix_item_retired_kind_key" in step
+               for step in steps), steps
+
+
+@pytest.mark.parametrize("url", ["/questions", "/questions?level=junior",
+                                 "/questions?concept=stride"])
+def test_the_question_browser_counts_without_reading_the_cards(client, bank, plans, url):
+    counts = [(statement, steps) for statement, steps in plans(client, url)
+              if re.match(r"\s*SELECT count\(\*\)", statement)]
+    assert len(counts) == 1, counts
+    statement, steps = counts[0]
+    assert not any(TOUCHES_CARD_OR_SKILL.search(step) for step in steps), (statement, steps)
+
+
+def test_a_card_page_finds_its_card_by_the_kind_and_key_index(client, bank, plans):
+    explained = plans(client, "/questions/alpha-stride")
+    steps = [step for statement, steps in explained if "FROM item" in statement
+             for step in steps]
+    assert steps and not any(step.startswith("SCAN item") for step in steps), explained
+    assert any("item USING INDEX sqlite_autoindex_item_1 (kind=? AND key=?)" in step
+               for step in steps), explained
+
+
+def test_a_history_page_skips_earlier_pages_in_the_index_not_in_the_rows(studied, plans):
+    explained = plans(studied, "/study/history?page=1")
+    rows = [(statement, steps) for statement, steps in explained
+            if "OFFSET" in statement and "FROM review" in statement]
+    assert len(rows) == 1, explained
+    statement, steps = rows[0]
+    # The offset walks the covering (user_id, id) index; only the page's rows are read.
+    assert any("review USING COVERING INDEX ix_review_user_id_id" in step for step in steps), steps
+    assert any("review USING INTEGER PRIMARY KEY" in step for step in steps), steps
