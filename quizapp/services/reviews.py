@@ -60,7 +60,8 @@ def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
                             now: datetime) -> dict[int, str]:
     """The label on each rating button: when the item would be due again if rated so now."""
     current = state.state if state is not None else srs.new_state(now)
-    intervals = srs.preview_intervals(current, now, desired_retention=user.desired_retention)
+    intervals = srs.preview_intervals(current, now, desired_retention=user.desired_retention,
+                                      zone=compute_user_zone(user))
     return {rating: srs.format_interval(delta) for rating, delta in intervals.items()}
 
 

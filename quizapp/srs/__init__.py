@@ -15,7 +15,13 @@ from quizapp.srs.scheduling import (
     state_due,
     validate_desired_retention,
 )
-from quizapp.srs.study_day import compute_study_day, day_start, next_day_start
+from quizapp.srs.study_day import (
+    compute_day_start_after,
+    compute_study_day,
+    count_study_days_between,
+    day_start,
+    next_day_start,
+)
 from quizapp.srs.zones import (
     DEFAULT_ZONE,
     ZONE_NAME_MAX,
@@ -40,9 +46,11 @@ __all__ = [
     "ReviewResult",
     "canonicalize_utc",
     "canonicalize_zone_name",
+    "compute_day_start_after",
     "compute_remaining",
     "compute_study_day",
     "compute_zone",
+    "count_study_days_between",
     "day_start",
     "describe_zone",
     "format_fixed_offset",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from copy import copy
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
@@ -10,7 +11,7 @@ from fsrs import Card, Rating, Scheduler, State
 
 from quizapp.srs.intervals import canonicalize_utc
 from quizapp.srs.rating import RATINGS, validate_rating
-from quizapp.srs.study_day import day_start
+from quizapp.srs.study_day import compute_day_start_after, count_study_days_between
 
 # Scheduler settings are pinned here rather than taken from fsrs defaults, so that a library
 # upgrade which changes a default shows up as a failing golden test, not a silent reschedule.
@@ -140,11 +141,12 @@ def review(
     ``state`` is not modified.  Feeding the same state, rating, time and retention always gives
     an identical result, so restoring a stored previous state undoes a review exactly.
 
-    With ``zone`` (the user's, as for queue.day_start) an interval of a day or
-    more ends at the start of its study day, as Anki counts review intervals in days: "2d" is
-    the day after tomorrow from its first hour, not 48 hours to the minute, so a person who
-    studies at a different hour each day finds that day's reviews waiting.  Learning steps
-    (minutes) are kept as they are.  FSRS's memory model reads the real review times, not due.
+    With ``zone`` (the user's, as for queue.day_start) time is counted in study days, as Anki
+    counts it: an interval of N days ends at the start of the Nth study day after today's ("2d"
+    is the day after tomorrow from its first hour, not 48 hours to the minute, so a person who
+    studies at a different hour each day finds that day's reviews waiting), and FSRS's memory
+    model is given the study days since the last review (see _count_in_study_days).  Learning
+    steps (minutes) are kept as they are.
     """
     grade = Rating(validate_rating(rating))
     moment = canonicalize_utc(now)
@@ -154,20 +156,40 @@ def review(
         raise ValueError(f"duration_ms must be a non-negative int or None, got {duration_ms!r}")
     scheduler = _build_scheduler(desired_retention)
     card, log = scheduler.review_card(
-        _card_from_state(state), grade, review_datetime=moment, review_duration=duration_ms
+        _count_in_study_days(_card_from_state(state), moment, zone), grade,
+        review_datetime=moment, review_duration=duration_ms
     )
     if zone is not None and card.due - moment >= timedelta(days=1):
-        card.due = day_start(card.due, zone)
+        # fsrs schedules whole days (fuzzing is off): that many study days after today's.
+        card.due = compute_day_start_after(moment, (card.due - moment).days, zone)
     return ReviewResult(state=card.to_dict(), due=card.due, log=log.to_dict())
 
 
+def _count_in_study_days(card: Card, moment: datetime, zone: tzinfo | int | None) -> Card:
+    """``card`` as fsrs should see it at ``moment``: with ``zone``, last reviewed exactly as
+    many days before as study days have begun since (fsrs counts whole 24-hour periods).
+
+    Dues fall at the start of a study day, so a review is often taken less than N x 24 hours
+    after the last one although N study days have passed; fsrs would count N - 1 days, or the
+    same-day formula for N = 1, and two people studying on the same days would grow apart by
+    the hour they study at. fsrs sets last_review to the review's real time afterwards."""
+    if zone is None or card.last_review is None:
+        return card
+    counted = copy(card)
+    counted.last_review = moment - timedelta(
+        days=count_study_days_between(card.last_review, moment, zone))
+    return counted
+
+
 def preview_intervals(
-    state: dict, now: datetime, *, desired_retention: float = DEFAULT_DESIRED_RETENTION
+    state: dict, now: datetime, *, desired_retention: float = DEFAULT_DESIRED_RETENTION,
+    zone: tzinfo | int | None = None,
 ) -> dict[int, timedelta]:
-    """For each rating 1..4, how long after ``now`` the item would be due if rated so now."""
+    """For each rating 1..4, the interval fsrs gives if rated so at ``now`` (its label: a
+    review ends at the start of a study day, see review); ``zone`` as for review."""
     moment = canonicalize_utc(now)
     scheduler = _build_scheduler(desired_retention)
-    card = _card_from_state(state)
+    card = _count_in_study_days(_card_from_state(state), moment, zone)
     intervals: dict[int, timedelta] = {}
     for rating in RATINGS:
         reviewed, _ = scheduler.review_card(card, Rating(rating), review_datetime=moment)

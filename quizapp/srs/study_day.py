@@ -98,3 +98,31 @@ def day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
 def next_day_start(now: datetime, zone: tzinfo | int = 0) -> datetime:
     """Start of the study day after the current one (see compute_study_day)."""
     return compute_study_day(now, zone)[1]
+
+
+def compute_study_date(now: datetime, zone: tzinfo | int = 0) -> date:
+    """The calendar date that names the study day holding ``now`` (00:00-03:59 belong to the
+    day before): the date whose 04:00 started it, as compute_day_start_on counts it."""
+    zone = canonicalize_zone(zone)
+    # A start reads 04:00, or later on the same date where the clocks jumped across 04:00, or
+    # (a date skipped across the date line) 00:00 of the next date: 4 hours back is the date.
+    return (_wall(day_start(now, zone), zone) - DAY_STARTS_AT).date()
+
+
+def compute_day_start_after(now: datetime, days: int, zone: tzinfo | int = 0) -> datetime:
+    """Start of the study day ``days`` study days after the one holding ``now``: for 1, the
+    start of tomorrow's, however long the days between are (23 to 25 hours where clocks
+    change). Counting in dates, not 24-hour periods: a day of 25 hours would otherwise leave
+    now + 24 hours inside today, and a "1d" rating would be due at once (Anki counts days so)."""
+    if isinstance(days, bool) or not isinstance(days, int) or days < 0:
+        raise ValueError(f"days must be a non-negative int, got {days!r}")
+    zone = canonicalize_zone(zone)
+    return compute_day_start_on(compute_study_date(now, zone) + days * _ONE_DAY, zone)
+
+
+def count_study_days_between(earlier: datetime, later: datetime, zone: tzinfo | int = 0) -> int:
+    """How many study days after the one holding ``earlier`` the one holding ``later`` is (0
+    on the same study day; never negative)."""
+    zone = canonicalize_zone(zone)
+    return max(0, (compute_study_date(later, zone) - compute_study_date(earlier, zone)).days)
+

@@ -64,11 +64,22 @@ def format_relative_time(moment: datetime) -> str:
 RATING_ECHO = timedelta(minutes=1)
 
 
+def compute_rated_interval(review: LastReview) -> timedelta:
+    """The interval the rating's button showed: "Nd" for a due at the start of the Nth study
+    day after the rating's (srs.review ends day-long intervals there, so the time itself can
+    be hours short of N days), the time itself for a learning step."""
+    zone = current_zone()
+    days = srs.count_study_days_between(review.reviewed_at, review.due, zone)
+    if days >= 1 and srs.day_start(review.due, zone) == review.due:
+        return timedelta(days=days)
+    return review.due - review.reviewed_at
+
+
 def format_comes_back(review: LastReview) -> str:
     """When a rated item is due again, as "in 6 minutes"; "now" once it is due."""
     now = current_time()
     if review.due > now and now - review.reviewed_at < RATING_ECHO:
-        return f"in {format_spoken_interval(srs.format_interval(review.due - review.reviewed_at))}"
+        return f"in {format_spoken_interval(srs.format_interval(compute_rated_interval(review)))}"
     return format_relative_time(review.due)
 
 

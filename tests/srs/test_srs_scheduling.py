@@ -272,7 +272,9 @@ def _reviewed_into_review_state(now: datetime) -> dict:
 def test_day_long_intervals_end_at_the_start_of_their_study_day(offset, rating):
     # 20:00 local time, whatever the offset.
     now = datetime(2025, 3, 3, 20, 0, tzinfo=UTC) - timedelta(minutes=offset)
-    state = _reviewed_into_review_state(now - timedelta(days=3))
+    # Last reviewed 3 x 24 hours ago: fsrs's whole days and the study days agree (3), so only
+    # the due may differ (test_elapsed_time_is_counted_in_study_days covers where they differ).
+    state = _reviewed_into_review_state(now - timedelta(days=3, minutes=10))
     exact = review(state, rating, now)
     rounded = review(state, rating, now, zone=offset)
     assert exact.due - now >= timedelta(days=1)
@@ -300,7 +302,7 @@ def test_a_late_evening_one_day_interval_waits_for_the_next_study_day():
     # Rated at 23:50 (UTC, offset 0) with an interval of a day or more: due from 04:00 on the
     # day after, not 00:00 ten minutes later (the study day turns over at 04:00).
     now = datetime(2025, 3, 3, 23, 50, tzinfo=UTC)
-    state = _reviewed_into_review_state(now - timedelta(days=1))
+    state = _reviewed_into_review_state(now - timedelta(days=1, minutes=10))
     exact = review(state, 3, now)
     rounded = review(state, 3, now, zone=0)
     # The exact due is some days on at 23:50; rounded, it is 04:00 of the study day that

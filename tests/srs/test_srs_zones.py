@@ -182,8 +182,9 @@ def test_int_offsets_still_mean_fixed_zones():
 def test_day_long_intervals_end_at_four_local_in_winter_and_summer(when):
     zone = ZoneInfo("America/New_York")
     now = datetime.combine(when, time(20, 0), tzinfo=zone).astimezone(UTC)
-    first = review(new_state(now - timedelta(days=3)), 3, now - timedelta(days=3))
-    state = review(first.state, 3, now - timedelta(days=3) + timedelta(minutes=10)).state
+    earlier = now - timedelta(days=3, minutes=10)  # 3 x 24 hours before the last review
+    first = review(new_state(earlier), 3, earlier)
+    state = review(first.state, 3, earlier + timedelta(minutes=10)).state
     exact = review(state, 3, now)
     rounded = review(state, 3, now, zone=zone)
     assert exact.due - now >= timedelta(days=1)

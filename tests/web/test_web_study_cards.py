@@ -104,6 +104,21 @@ def test_the_last_rating_line_counts_down_to_the_due_time(client, bank, clock):
     assert shown_key(page) == "alpha-stride"
 
 
+@pytest.mark.parametrize("hour", [9, 22, 3])
+def test_the_line_after_a_day_long_rating_repeats_the_buttons_label(client, bank, clock, hour):
+    # Rated at 22:00 UTC, Easy's "8d" ends at 04:00 of the eighth study day on, 7 days and
+    # 6 hours later, which the line said as "7 days" (notes/s9/longrun.md).
+    clock.advance(hours=(hour - clock().hour) % 24)
+    register(client, "sam")
+    page = client.get("/study").text
+    easy = re.search(r'value="4"[^>]*>\s*<span class="rate-label">Easy</span>\s*'
+                     r'<span class="rate-interval">([^<]+)</span>', page).group(1)
+    assert easy.endswith("d")
+    rate_current(client, 4, page)
+    assert last_rating(client.get("/study").text).endswith(
+        f" comes back in {format_spoken_interval(easy)}.")
+
+
 def test_rating_and_the_next_page_leave_the_session_cookie_alone(client, bank):
     """The confirmation comes from the database, so neither response re-signs the session."""
     register(client, "sam")
