@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, literal, select
 from sqlalchemy.orm import Session
 
 from quizapp import srs
@@ -74,17 +73,20 @@ def _count_stages(session: Session, user: User) -> tuple[int, int, int]:
     return total - seen, learning, seen - learning
 
 
-def _count_by_day(moments: list[tuple[datetime, int]],
+def _count_by_day(session: Session, moment, weight, where: list,
                   starts: list[datetime]) -> list[tuple[int, int]]:
-    """(how many, their total weight) of ``moments`` (moment, weight) in each study day
-    [starts[i], starts[i + 1]); moments outside every day are left out."""
-    totals = [(0, 0)] * (len(starts) - 1)
-    for moment, weight in moments:
-        index = bisect_right(starts, moment) - 1
-        if 0 <= index < len(totals):
-            count, total = totals[index]
-            totals[index] = (count + 1, total + weight)
-    return totals
+    """(how many rows, their total ``weight``) whose ``moment`` falls in each study day
+    [starts[i], starts[i + 1]), counted in SQL: a heavy user's weeks are thousands of rows,
+    which took 20 ms to bring into Python. Rows before starts[0] count in the first day."""
+    day = case(*((moment < start, index) for index, start in enumerate(starts[1:])))
+    rows = select(day.label("day"), weight.label("weight")).where(
+        *where, moment < starts[-1]).subquery()
+    totals = dict.fromkeys(range(len(starts) - 1), (0, 0))
+    for index, count, total in session.execute(
+            select(rows.c.day, func.count(), func.coalesce(func.sum(rows.c.weight), 0))
+            .group_by(rows.c.day)):
+        totals[index] = (count, int(total))
+    return [totals[index] for index in range(len(starts) - 1)]
 
 
 def compute_study_stats(session: Session, user: User, now: datetime) -> StudyStats:
@@ -94,18 +96,16 @@ def compute_study_stats(session: Session, user: User, now: datetime) -> StudySta
     past, coming = starts[:RECENT_DAYS + 1], starts[RECENT_DAYS - 1:]
     new, learning, review = _count_stages(session, user)
 
-    dues = list(session.execute(
-        select(STATE.c.due).select_from(STATE.join(ITEM, STATE.c.item_id == ITEM.c.id))
-        .where(STATE.c.user_id == user.id, OFFERED, STATE.c.due < coming[-1])).scalars())
     # Overdue items are waiting today: they count in today's column.
+    due_by_day = _count_by_day(
+        session, STATE.c.due, literal(0),
+        [STATE.c.user_id == user.id, STATE.c.item_id == ITEM.c.id, OFFERED], coming)
     forecast = tuple(DayCount(start, count) for start, (count, _) in zip(
-        coming[:-1], _count_by_day([(max(due, coming[0]), 0) for due in dues], coming),
-        strict=True))
+        coming[:-1], due_by_day, strict=True))
 
-    rows = session.execute(
-        select(Review.reviewed_at, Review.duration_ms)
-        .where(Review.user_id == user.id, Review.reviewed_at >= past[0])).all()
-    by_day = _count_by_day([(row.reviewed_at, row.duration_ms or 0) for row in rows], past)
+    by_day = _count_by_day(
+        session, Review.reviewed_at, func.coalesce(Review.duration_ms, 0),
+        [Review.user_id == user.id, Review.reviewed_at >= past[0]], past)
     recent = tuple(DayCount(start, count, spent_ms // 1000) for start, (count, spent_ms)
                    in reversed(list(zip(past[:-1], by_day, strict=True))))
 
