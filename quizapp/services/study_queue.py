@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import bindparam, exists, func, literal, select
+from sqlalchemy import and_, bindparam, exists, func, literal, select
 from sqlalchemy.orm import Session
 
 from quizapp import srs
@@ -48,6 +48,7 @@ class LastReview:
     reviewed_at: datetime
     due: datetime
     retired: bool  # the item left the bank since: it will not come back
+    learning: bool  # the rating left the item in learning steps (due in minutes, not days)
 
 
 @dataclass(frozen=True)
@@ -103,9 +104,14 @@ def _count_due(*, learning_only: bool):
 _LATEST_REVIEW_ID = (select(_REVIEW.c.id).where(_REVIEW.c.user_id == _USER)
                      .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery())
 _LATEST, _LATEST_ITEM = _REVIEW.alias("latest_review"), _ITEM.alias("latest_item")
+# The item's state now is the one that rating made (it is the user's latest): whether it left
+# the item in learning steps, or in Review with a day-long interval.
+_LATEST_STATE = STATE.alias("latest_state")
 _LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
                 .outerjoin(_LATEST, _LATEST.c.id == _LATEST_REVIEW_ID)
-                .outerjoin(_LATEST_ITEM, _LATEST_ITEM.c.id == _LATEST.c.item_id))
+                .outerjoin(_LATEST_ITEM, _LATEST_ITEM.c.id == _LATEST.c.item_id)
+                .outerjoin(_LATEST_STATE, and_(_LATEST_STATE.c.user_id == _USER,
+                                               _LATEST_STATE.c.item_id == _LATEST.c.item_id)))
 
 
 COUNTS = select(
@@ -125,6 +131,7 @@ COUNTS = select(
     _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
     _LATEST.c.due_after.label("last_review_due"), _LATEST_ITEM.c.title.label("last_review_title"),
     _LATEST_ITEM.c.retired.label("last_review_retired"),
+    _LATEST_STATE.c.learning.label("last_review_learning"),
 ).select_from(_LATEST_FROM)
 # The first due state and its item, in one indexed lookup on (user_id, due, id).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
@@ -168,7 +175,7 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     if row.last_review_id is not None and row.last_review_at >= start:
         last = LastReview(row.last_review_id, row.last_review_item_id, row.last_review_title,
                           row.last_review_rating, row.last_review_at, row.last_review_due,
-                          row.last_review_retired)
+                          row.last_review_retired, bool(row.last_review_learning))
     return QueueCounts(TodayCounts(row.new_done, row.reviews_done, row.rated), row.due,
                        row.due_learning, row.new, last, start, next_day)
 

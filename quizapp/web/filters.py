@@ -65,14 +65,13 @@ RATING_ECHO = timedelta(minutes=1)
 
 
 def compute_rated_interval(review: LastReview) -> timedelta:
-    """The interval the rating's button showed: "Nd" for a due at the start of the Nth study
-    day after the rating's (srs.review ends day-long intervals there, so the time itself can
-    be hours short of N days), the time itself for a learning step."""
-    zone = current_zone()
-    days = srs.count_study_days_between(review.reviewed_at, review.due, zone)
-    if days >= 1 and srs.day_start(review.due, zone) == review.due:
-        return timedelta(days=days)
-    return review.due - review.reviewed_at
+    """The interval the rating's button showed: the time itself for a learning step, and "Nd"
+    for a rating that left the item in Review (srs.review ends its N days at the start of the
+    Nth study day after the rating's, so the time itself can be hours short of N days)."""
+    if review.learning:
+        return review.due - review.reviewed_at
+    return timedelta(days=srs.count_study_days_between(review.reviewed_at, review.due,
+                                                       current_zone()))
 
 
 def format_comes_back(review: LastReview) -> str:

@@ -119,6 +119,21 @@ def test_the_line_after_a_day_long_rating_repeats_the_buttons_label(client, bank
         f" comes back in {format_spoken_interval(easy)}.")
 
 
+def test_a_learning_step_ending_as_the_study_day_begins_is_confirmed_in_minutes(client, bank,
+                                                                              clock):
+    # Good's "10m" from 03:50:00 ends at 04:00:00 exactly, the next study day's first moment;
+    # the line said "1 day", reading it as a day-long interval (notes/s9/retest.md).
+    clock.advance(hours=18, minutes=49)  # 03:49 UTC the next morning
+    register(client, "sam")
+    assert rate_current(client, 1).status_code == 303  # Again: a minute's step
+    clock.advance(minutes=1)
+    page = client.get("/study").text
+    assert re.search(r'value="3"[^>]*>\s*<span class="rate-label">Good</span>\s*'
+                     r'<span class="rate-interval">10m</span>', page)
+    assert rate_current(client, 3, page).status_code == 303
+    assert last_rating(client.get("/study").text).endswith(" comes back in 10 minutes.")
+
+
 def test_rating_and_the_next_page_leave_the_session_cookie_alone(client, bank):
     """The confirmation comes from the database, so neither response re-signs the session."""
     register(client, "sam")
