@@ -180,6 +180,12 @@ def undo_review(session: Session, user: User, review_id: int, now: datetime) -> 
     state is the one the following review started from.
     """
     review = load_own_review(session, user, review_id)
+    # The state is read before the newest-review check, and the write is conditional on the
+    # version read: a rating of this item committed before the check is seen by it, one
+    # committed after it has moved the version on. Read the other way round, a rating racing
+    # the undo stayed in the log while the undo put its state back (notes/s9/pg.md). Two undos
+    # at once cannot both apply for the same reason.
+    state_row = load_state(session, user, review.item_id)
     newest = session.scalar(select(func.max(Review.id)).where(Review.user_id == user.id))
     if review.id != newest:
         raise Conflict("Only your most recent rating can be undone.")
@@ -187,10 +193,8 @@ def undo_review(session: Session, user: User, review_id: int, now: datetime) -> 
         raise Conflict("That rating was made on an earlier study day; only today's latest "
                        "rating can be undone. Nothing was undone.")
     item = review.item
-    state_row = load_state(session, user, review.item_id)
     if state_row is None:
         raise Conflict("That rating was already undone; nothing was undone.")
-    # Conditional on the version read here, so two undos at once cannot both apply.
     row_filter = (ReviewState.id == state_row.id, ReviewState.version == state_row.version)
     if review.was_new:
         # The item was new: removing its state makes it new again, as it was.
