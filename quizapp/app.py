@@ -54,7 +54,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"],
         connect_timeout=app.config["DB_CONNECT_TIMEOUT_SECONDS"],
         statement_timeout_ms=app.config["DB_STATEMENT_TIMEOUT_MS"],
-        pool_timeout=app.config["DB_POOL_TIMEOUT_SECONDS"]))
+        pool_timeout=app.config["DB_POOL_TIMEOUT_SECONDS"], pool_size=app.config["DB_POOL_SIZE"],
+        max_overflow=app.config["DB_MAX_OVERFLOW"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = compute_secret_key(os.environ, env_name, app.instance_path)
 

@@ -32,6 +32,9 @@ MIN_PBKDF2_ITERATIONS = 100_000
 DB_CONNECT_TIMEOUT_SECONDS = 5  # per address tried; libpq's floor is 2
 DB_STATEMENT_TIMEOUT_MS = 30_000  # server side, per statement; 0 sends none (migrations lift it)
 DB_POOL_TIMEOUT_SECONDS = 10  # waiting for a free pooled connection
+# Connections each process keeps open, and how many more it may open at a peak: every
+# gunicorn worker has its own pool, so workers x (both) must stay under the server's limit.
+DB_POOL_SIZE, DB_MAX_OVERFLOW = 10, 40
 
 
 class ConfigError(RuntimeError):
@@ -79,7 +82,8 @@ def canonicalize_trusted_hosts(value: str) -> list[str] | None:
 def compute_engine_options(
         database_url: str, *, connect_timeout: int = DB_CONNECT_TIMEOUT_SECONDS,
         statement_timeout_ms: int = DB_STATEMENT_TIMEOUT_MS,
-        pool_timeout: int = DB_POOL_TIMEOUT_SECONDS) -> dict[str, object]:
+        pool_timeout: int = DB_POOL_TIMEOUT_SECONDS, pool_size: int = DB_POOL_SIZE,
+        max_overflow: int = DB_MAX_OVERFLOW) -> dict[str, object]:
     """Pool sizing for a server's threads; none for in-memory SQLite, whose single shared
     connection (SQLAlchemy's StaticPool) refuses pool arguments. PostgreSQL also gets
     timeouts and a liveness ping at checkout (connections that died in a database restart
@@ -91,7 +95,7 @@ def compute_engine_options(
     in_memory = url.database in (None, "", ":memory:") or url.query.get("mode") == "memory"
     if url.get_backend_name() == "sqlite" and in_memory:
         return {}
-    options: dict[str, object] = {"pool_size": 10, "max_overflow": 40,
+    options: dict[str, object] = {"pool_size": pool_size, "max_overflow": max_overflow,
                                   "pool_timeout": pool_timeout}
     if url.get_backend_name() != "postgresql":
         return options
@@ -234,6 +238,11 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
         "DB_POOL_TIMEOUT_SECONDS": canonicalize_int(
             environ.get("QUIZAPP_DB_POOL_TIMEOUT_SECONDS", str(DB_POOL_TIMEOUT_SECONDS)),
             "QUIZAPP_DB_POOL_TIMEOUT_SECONDS", 1, 600),
+        "DB_POOL_SIZE": canonicalize_int(environ.get("QUIZAPP_DB_POOL_SIZE", str(DB_POOL_SIZE)),
+                                         "QUIZAPP_DB_POOL_SIZE", 1, 1000),
+        "DB_MAX_OVERFLOW": canonicalize_int(
+            environ.get("QUIZAPP_DB_MAX_OVERFLOW", str(DB_MAX_OVERFLOW)),
+            "QUIZAPP_DB_MAX_OVERFLOW", 0, 1000),
         "PASSWORD_HASH_METHOD": compute_password_hash_method(environ, env_name),
         # Login throttling: failures allowed per account / per address within the window.
         "LOGIN_LIMIT_PER_ACCOUNT": canonicalize_int(

@@ -17,8 +17,10 @@ ATTEMPT_RETENTION = timedelta(days=1)
 
 
 def compute_retry_after(oldest: datetime, window: timedelta, now: datetime) -> timedelta:
-    """How long until the ``oldest`` attempt counted leaves the ``window``."""
-    return max(oldest + window - now, timedelta(seconds=1))
+    """How long until the ``oldest`` attempt counted leaves the ``window`` (never longer than
+    the window: an attempt recorded by a request running alongside can be later than ``now``,
+    which read "16 minutes" for a 15-minute window)."""
+    return min(max(oldest + window - now, timedelta(seconds=1)), window)
 
 
 def describe_wait(delta: timedelta) -> str:

@@ -18,7 +18,7 @@ def clean_env(monkeypatch):
                  "QUIZAPP_DATABASE_URL", "QUIZAPP_HTTPS", "QUIZAPP_INSTANCE_PATH",
                  "QUIZAPP_PASSWORD_HASH", "QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS",
                  "QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "QUIZAPP_DB_POOL_TIMEOUT_SECONDS",
-                 "QUIZAPP_TRUSTED_HOSTS"):
+                 "QUIZAPP_DB_POOL_SIZE", "QUIZAPP_DB_MAX_OVERFLOW", "QUIZAPP_TRUSTED_HOSTS"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -127,6 +127,22 @@ def test_postgresql_gets_timeouts_and_a_ping_and_sqlite_neither(clean_env, tmp_p
     options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
     assert options["connect_args"] == {"connect_timeout": 3}  # 0: no statement timeout sent
     assert options["pool_timeout"] == 7
+    assert (options["pool_size"], options["max_overflow"]) == (10, 40)  # the defaults
+
+
+@pytest.mark.parametrize("url", ["postgresql+psycopg://u:p@db.example/quizapp",
+                                 "sqlite:///{tmp}/pool.db"])
+def test_the_pool_is_sized_by_the_environment(clean_env, tmp_path, url):
+    """Each gunicorn worker has its own pool: workers x (size + overflow) must fit under
+    PostgreSQL's max_connections, or requests fail (notes/s9/pg.md: 4 x 8 threads, 20 slots)."""
+    clean_env.setenv("QUIZAPP_DB_POOL_SIZE", "3")
+    clean_env.setenv("QUIZAPP_DB_MAX_OVERFLOW", "0")
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path),
+                      "SQLALCHEMY_DATABASE_URI": url.format(tmp=tmp_path)})
+    options = app.config["SQLALCHEMY_ENGINE_OPTIONS"]
+    assert (options["pool_size"], options["max_overflow"]) == (3, 0)
+    with app.app_context():  # the engine is built with them (no connection is made here)
+        assert (db.engine.pool.size(), db.engine.pool._max_overflow) == (3, 0)
 
 
 def test_timeouts_written_in_the_database_url_win(clean_env):
@@ -144,6 +160,9 @@ def test_timeouts_written_in_the_database_url_win(clean_env):
     ("QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS", "soon"),
     ("QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "-1"),
     ("QUIZAPP_DB_POOL_TIMEOUT_SECONDS", "0"),
+    ("QUIZAPP_DB_POOL_SIZE", "0"),
+    ("QUIZAPP_DB_POOL_SIZE", "many"),
+    ("QUIZAPP_DB_MAX_OVERFLOW", "-1"),
 ])
 def test_bad_database_timeouts_are_one_line_errors(clean_env, tmp_path, name, value):
     clean_env.setenv(name, value)

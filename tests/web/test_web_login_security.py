@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from itsdangerous import URLSafeTimedSerializer
@@ -25,6 +25,7 @@ from quizapp.models import LoginAttempt
 from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled
 from quizapp.services.login_limits import LoginLimits
+from quizapp.services.throttling import compute_retry_after, describe_wait
 from quizapp.web.auth import DEVICE_COOKIE
 from quizapp.web.runtime import compute_safe_next
 
@@ -134,6 +135,17 @@ def test_refused_logins_do_not_extend_the_lockout(app, client, clock):
         assert login(client, "xena", "nope").status_code == 429
     clock.advance(minutes=2)
     assert login(client, "xena").status_code == 302
+
+
+def test_the_wait_named_never_exceeds_the_window():
+    # An attempt recorded by a request running alongside can be later than this request's
+    # "now": the wait was then the window plus that difference, "16 minutes" for 15.
+    now, window = datetime(2025, 3, 3, 9, 0, tzinfo=UTC), timedelta(minutes=15)
+    assert compute_retry_after(now + timedelta(seconds=30), window, now) == window
+    assert describe_wait(compute_retry_after(now + timedelta(seconds=30), window, now)) == (
+        "15 minutes")
+    assert compute_retry_after(now - timedelta(minutes=5), window, now) == timedelta(minutes=10)
+    assert compute_retry_after(now - window, window, now) == timedelta(seconds=1)
 
 
 # 2. Control characters in ``next`` ------------------------------------------------------------

@@ -140,6 +140,18 @@ def test_an_unhandled_exception_gives_the_500_page(failing_app):
     assert "secret internals" not in response.text and "Traceback" not in response.text
 
 
+def test_the_500_page_of_a_signed_in_user_is_built_without_the_database(failing_app):
+    # The database has no tables here, so loading the signed-in user fails, as it does when
+    # the database is down or the pool is exhausted: the page used to need it for its header,
+    # and the second failure left the server's bare "Internal Server Error" (notes/s9/pg.md).
+    client = failing_app.test_client()
+    with client.session_transaction() as session:
+        session["_user_id"] = "1.1.1." + "n" * 32  # a well-formed login identity
+    response = client.get("/fails")
+    assert response.status_code == 500 and response.mimetype == "text/html"
+    assert BROKE in response.text and "Log in" in response.text
+
+
 def test_an_unhandled_exception_under_api_gives_json(failing_app):
     response = failing_app.test_client().get("/api/fails")
     assert response.status_code == 500
