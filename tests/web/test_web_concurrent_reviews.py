@@ -39,11 +39,16 @@ def rate_concurrently(app, clock, user_id: int, item_id: int, seen_version: int,
     return sorted(outcomes)
 
 
-def test_simultaneous_first_ratings_count_once(app, client, bank, clock):
+def register_racer(app, client) -> tuple[int, int]:
+    """A new user's id, and the id of the item every test here rates (alpha-stride)."""
     register(client, "racer")
     with app.app_context():
-        user_id = db.session.scalar(select(User.id))
-        item_id = db.session.scalar(select(Item.id).where(Item.key == "alpha-stride"))
+        return (db.session.scalar(select(User.id)),
+                db.session.scalar(select(Item.id).where(Item.key == "alpha-stride")))
+
+
+def test_simultaneous_first_ratings_count_once(app, client, bank, clock):
+    user_id, item_id = register_racer(app, client)
     outcomes = rate_concurrently(app, clock, user_id, item_id, 0, copies=6)
     assert outcomes == ["applied"] + ["refused"] * 5
     with app.app_context():
@@ -52,10 +57,7 @@ def test_simultaneous_first_ratings_count_once(app, client, bank, clock):
 
 
 def test_simultaneous_later_ratings_count_once(app, client, bank, clock):
-    register(client, "racer")
-    with app.app_context():
-        user_id = db.session.scalar(select(User.id))
-        item_id = db.session.scalar(select(Item.id).where(Item.key == "alpha-stride"))
+    user_id, item_id = register_racer(app, client)
     assert rate_concurrently(app, clock, user_id, item_id, 0, copies=1) == ["applied"]
     clock.advance(minutes=15)
     outcomes = rate_concurrently(app, clock, user_id, item_id, 1, copies=6)
@@ -73,10 +75,7 @@ def test_a_rating_racing_an_undo_of_the_same_item_is_never_half_undone(app, clie
     rating commits just before the undo's n-th statement (any point before it writes). The
     undo must then refuse; it used to delete the state or set it back while the new rating
     stayed in the log (notes/s9/pg.md: 24 of 30 rounds on PostgreSQL, 17 on SQLite)."""
-    register(client, "racer")
-    with app.app_context():
-        user_id = db.session.scalar(select(User.id))
-        item_id = db.session.scalar(select(Item.id).where(Item.key == "alpha-stride"))
+    user_id, item_id = register_racer(app, client)
     assert rate_concurrently(app, clock, user_id, item_id, 0, copies=1) == ["applied"]
     clock.advance(minutes=1)
     main, seen, raced = threading.get_ident(), [0], []
