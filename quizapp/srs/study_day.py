@@ -123,6 +123,4 @@ def compute_day_start_after(now: datetime, days: int, zone: tzinfo | int = 0) ->
 def count_study_days_between(earlier: datetime, later: datetime, zone: tzinfo | int = 0) -> int:
     """How many study days after the one holding ``earlier`` the one holding ``later`` is (0
     on the same study day; never negative)."""
-    zone = canonicalize_zone(zone)
     return max(0, (compute_study_date(later, zone) - compute_study_date(earlier, zone)).days)
-

@@ -67,7 +67,8 @@ def register_error_handlers(app: Flask) -> None:
         # The page header names the signed-in user, which asks the database when this request
         # has not loaded them yet; when the database is what failed, that second failure left
         # gunicorn's bare "Internal Server Error" (notes/s9/pg.md). Not loaded yet: shown as
-        # signed out on this page only.
+        # signed out on this page only (g._login_user is Flask-Login's per-request user, which
+        # current_user reads before it would call the loader).
         if "_login_user" not in g:
             g._login_user = login_manager.anonymous_user()
         return render_error(500, MESSAGES[500])
