@@ -155,7 +155,7 @@ ANSWER_NOTES = {
     "tuple": "Answer with a tuple of integers, e.g. `(a, b, c)`.",
     "int": "Answer with an integer.",
     "bool": "Answer yes or no.",
-    "choice": "Pick one option (its letter or number).",
+    "choice": "Pick one option: its letter, or the option as written.",
     "choices": "Pick every option that applies, e.g. `a, c`.",
     "text": "Answer with the nested list Python prints, e.g. `[[a, b], [c, d]]`.",
 }

@@ -84,6 +84,8 @@ def answer():
     """Judge a typed puzzle answer, then show the solution and the rating buttons."""
     form = AnswerForm()
     if not form.validate_on_submit():
+        if form.errors.keys() & {"token", "hints_used"}:  # fields the page wrote, not the person
+            abort(400, DAMAGED)
         shown = _verify_or_none(form.token.data)
         message = "; ".join(e for errors in form.errors.values() for e in errors)
         return render_queue_page(status=400, shown=shown, answer_form=form, answer_error=message)

@@ -37,7 +37,15 @@ def typed_forms(puzzle: dict[str, Any]) -> list[str]:
         return ["yes", "True", "y", "YES"] if answer else ["no", "False", "n", "No"]
     if kind == "choice":
         index = "abcdefghijklmnopqrstuvwxyz".index(answer)
-        return [answer, answer.upper(), str(index + 1), f"({answer})"]
+        option = puzzle["choices"][index]
+        forms = [answer, answer.upper(), f"({answer})", option, f"{answer.upper()}) {option}",
+                 f"`{option}`"]
+        if option.startswith("(") and option.endswith(")"):  # a tuple: the ways tuples are typed
+            forms += [option[1:-1], option[1:-1].replace(",", ""), f"[{option[1:-1]}]"]
+        # A number is a place in the list only where no option is itself a number.
+        if not any(choice.isdecimal() for choice in puzzle["choices"]):
+            forms.append(str(index + 1))
+        return forms
     if kind == "choices":
         numbers = " ".join(str("abcdefghijklmnopqrstuvwxyz".index(a) + 1) for a in answer)
         return [", ".join(answer), numbers, ",".join(reversed(answer)).upper()]

@@ -96,13 +96,19 @@ def test_parse_int_forms() -> None:
             parse_int(bad)
 
 
+CALLS = ["x.t()", "x.view(6)", "x.expand(2, 3)", "x.flatten()"]
+
+
 def test_parse_choices_and_lists() -> None:
-    assert parse_choices("a, c", 4) == ["a", "c"]
-    assert parse_choices("3 1", 4) == ["a", "c"]
-    assert parse_choices("C and A", 4) == ["a", "c"]
-    assert parse_choices("none", 4) == []
-    with pytest.raises(ParseError):
-        parse_choices("a, z", 4)
+    assert parse_choices("a, c", CALLS) == ["a", "c"]
+    assert parse_choices("3 1", CALLS) == ["a", "c"]
+    assert parse_choices("C and A", CALLS) == ["a", "c"]
+    for nothing in ("none", "None of the above.", "none apply", "no options"):
+        assert parse_choices(nothing, CALLS) == []
+    with pytest.raises(ParseError, match=r"letters of the options that apply \(A-D\)"):
+        parse_choices("a, z", CALLS)
+    with pytest.raises(ParseError):  # options that are numbers: "2" is not the second one
+        parse_choices("2", ["7", "2", "0"])
     assert parse_nested_list("tensor([[0, 3],\n        [1, 4]])") == "[[0, 3], [1, 4]]"
     assert parse_nested_list("((0,3),(1,4))") == "[[0, 3], [1, 4]]"
     for bad in ("[[0, 3]", "[a]", "[1] 2", "[" * 40 + "]" * 40):
@@ -126,7 +132,7 @@ def _puzzle_of_kind(kind: str) -> dict:
         ("bool", "maybe", "yes or no"),
         ("choice", "z", "Pick one option"),
         ("choice", "9", "Pick one option"),
-        ("choices", "a, q", "List the options"),
+        ("choices", "a, q", "List the letters of the options"),
         ("text", "[[0, 1", "nested list"),
         ("tuple", "1 " * 300, "at most 500 characters"),
         ("int", "   ", "empty"),

@@ -17,6 +17,7 @@ from quizapp.services.study_items import compute_sql_literal
 from quizapp.services.study_queue import count_queue
 from quizapp.web.filters import format_answer
 from quizapp.web.runtime import derive_puzzle_seed
+from quizapp.web.study_tokens import DAMAGED
 
 ITEM_RE = re.compile(r'data-item-kind="(\w+)" data-item-key="([^"]+)"')
 
@@ -145,6 +146,35 @@ def test_an_unreadable_answer_is_not_judged_and_nothing_is_lost(app, client, ski
     assert empty.status_code == 400 and "Type an answer first" in empty.text
     with app.app_context():
         assert db.session.scalar(select(Review).where(Review.item.has(kind="skill"))) is None
+
+
+def test_damaged_hidden_fields_are_not_blamed_on_the_typed_answer(app, client, skill_bank):
+    """The token and the hint count are written by the page: when they are broken the page is,
+    as /study/rate says, not the answer (which was "between 1 and 1000 characters" before)."""
+    register(client, "pat")
+    page = reach_first_skill(client)  # rates the cards before it
+    with app.app_context():
+        before = db.session.scalar(select(func.count()).select_from(Review))
+    for field, value in (("token", ""), ("token", "x" * 1001), ("hints_used", "lots"),
+                         ("hints_used", "7")):
+        response = client.post("/study/answer", data={
+            "csrf_token": csrf_token(page), "token": study_token(page), "answer": "(1, 2)",
+            "hints_used": "0", field: value})
+        assert response.status_code == 400, (field, value)
+        assert str(escape(DAMAGED)) in response.text, (field, value)
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Review)) == before
+
+
+def test_hints_open_before_a_refused_answer_are_open_after_it(client, skill_bank):
+    register(client, "pat")
+    page = reach_first_skill(client)
+    hints = page.count("<details class=\"hint\" data-hint")
+    assert hints >= 1 and 'data-hint open' not in page
+    refused = post_answer(client, page, "¿¿ what ??", hints=1)
+    assert refused.status_code == 422
+    assert refused.text.count('data-hint open data-seen="1"') == 1
+    assert 'name="hints_used" value="1"' in refused.text  # and still counted
 
 
 def test_every_review_of_a_skill_uses_a_new_seed(app, client, skill_bank, clock):
