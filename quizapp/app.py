@@ -17,6 +17,7 @@ from quizapp.config import (
 )
 from quizapp.extensions import configure_sqlite, csrf, db, login_manager, migrate
 from quizapp.web import register_web
+from quizapp.web.request_body import GuardedRequestBody
 
 
 def utc_now() -> datetime:
@@ -59,6 +60,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = compute_secret_key(os.environ, env_name, app.instance_path)
 
+    app.wsgi_app = GuardedRequestBody(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
     if app.config["PROXY_FIX_HOPS"]:
         hops = app.config["PROXY_FIX_HOPS"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)

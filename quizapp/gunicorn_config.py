@@ -42,3 +42,9 @@ forwarder_headers = ""
 
 # The access log (the Dockerfile sends it to stdout) with each request's duration at the end.
 access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
+
+# The explorer's form sends its chain by GET (a link that can be shared): a chain of 2,000
+# characters, the app's own limit, percent-encodes to up to ~6,000 bytes ("[", "," and " " take
+# three), past gunicorn's default 4,094-byte request line, which answered its bare HTML 414
+# instead of the app's message (or JSON on /api/). 8,190 is the most gunicorn allows.
+limit_request_line = 8190

@@ -1,4 +1,4 @@
-"""How computeStride cuts a layout into contiguous chunks, described for explanations."""
+"""How computeStride cuts a layout into chunks of dims that merge, described for explanations."""
 
 from __future__ import annotations
 
@@ -38,9 +38,12 @@ def view_chunks(shape: tuple, stride: tuple) -> tuple[list, list]:
 
 
 def chunks_text(shape: tuple, stride: tuple) -> str:
+    """The chunks in words. torch calls them "contiguous subspaces", but a chunk's dims only
+    merge into one evenly strided run (stride 4 apart, or 0): "contiguous" beside a page's
+    contiguity column saying "no" read as a contradiction, so the words say what holds."""
     chunks, _ = view_chunks(shape, stride)
     if not chunks:
-        return "a 0-d tensor is one element, a single chunk"
+        return "a 0-d tensor is one element, a single evenly strided block"
     parts = []
     for first, last, elements in chunks:
         dims = (
@@ -49,7 +52,8 @@ def chunks_text(shape: tuple, stride: tuple) -> str:
             else f"dims ({', '.join(map(str, range(first, last + 1)))})"
         )
         parts.append(f"{dims} ({count_text(elements, 'element')})")
-    head = f"{parts[0]} {'forms' if parts[0].startswith('dim ') else 'form'} one contiguous chunk"
+    verb = "forms" if parts[0].startswith("dim ") else "form"
+    head = f"{parts[0]} {verb} one evenly strided block"
     if len(parts) == 1:
         return head
     return head + ", " + ", ".join(p + " another" for p in parts[1:])

@@ -43,9 +43,13 @@ def contiguity_reason(step: dict, contiguous: bool) -> str:
     shape, stride = step["shape"], step["stride"]
     wanted = fmt_tuple(contiguous_strides(shape))
     if contiguous:
+        if tuple(stride) == tuple(contiguous_strides(shape)):
+            return (f"y is contiguous: its strides {fmt_tuple(stride)} are the row-major strides "
+                    f"for shape {fmt_tuple(shape)}.")
         return (
-            f"y is contiguous: its strides {fmt_tuple(stride)} are the row-major strides "
-            f"{wanted} for shape {fmt_tuple(shape)} (strides of size-1 dims never count)."
+            f"y is contiguous: its strides {fmt_tuple(stride)} match the row-major strides "
+            f"{wanted} for shape {fmt_tuple(shape)} once size-1 dims are set aside (their "
+            f"strides never count)."
         )
     return (
         f"y is not contiguous: shape {fmt_tuple(shape)} needs strides {wanted} "

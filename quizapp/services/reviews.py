@@ -23,9 +23,11 @@ from quizapp.services.study_items import ItemState, StudyItem, load_item_and_sta
 _SQLITE_WRITE_LOCK = threading.Lock()
 ANSWER_MAX = MAX_RESPONSE_CHARS  # the longest answer the puzzle checker reads
 DURATION_MAX_MS = 60 * 60 * 1000
+# A second click sends the same rating, but another tab may have rated the item otherwise:
+# say which rating stands and how to change it, not only that this one was dropped.
 STALE_MESSAGE = (
-    "That rating was for a page that is out of date (a second click or another tab); "
-    "it was not counted again."
+    "Not saved: the item was already rated (a second click, or another tab), and that earlier "
+    "rating stands. Undo takes it back if you want to rate it again."
 )
 HISTORY_PER_PAGE = 50
 

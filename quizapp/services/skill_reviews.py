@@ -67,17 +67,27 @@ def generate_skill_puzzle(skill: StudyItem, seed: int) -> dict:
         raise ServiceError(f"That puzzle cannot be made any more: {exc}") from None
 
 
+# Answers a guess can get right: a quick right one says little about recall.
+GUESSABLE_KINDS = frozenset({"bool", "choice", "choices"})
+
+
 def check_skill_answer(
-    skill: StudyItem, seed: int, answer: str, *, seconds: float | None, hints_used: int
+    skill: StudyItem, seed: int, answer: str, *, seconds: float | None, hints_used: int,
+    state: ItemState | None = None,
 ) -> CheckedAnswer:
-    """Judge ``answer`` with quizapp.puzzles.check and suggest a rating (srs.suggest_rating)."""
+    """Judge ``answer`` with quizapp.puzzles.check and suggest a rating (srs.suggest_rating):
+    Easy only for a skill in review (``state``, not new or in learning steps) and an answer
+    no guess could give."""
     puzzle = generate_skill_puzzle(skill, seed)
     verdict = puzzles.check(puzzle, answer)
     if verdict.get("error"):
         return CheckedAnswer(puzzle, answer, False, verdict.get("feedback") or "",
                              verdict["error"], None)
     correct = bool(verdict["correct"])
-    suggested = srs.suggest_rating(correct, seconds=seconds, hints_used=hints_used)
+    in_review = state is not None and not state.learning
+    suggested = srs.suggest_rating(
+        correct, seconds=seconds, hints_used=hints_used,
+        can_be_easy=in_review and puzzle["answer_kind"] not in GUESSABLE_KINDS)
     return CheckedAnswer(puzzle, answer, correct, verdict.get("feedback") or "", None, suggested)
 
 

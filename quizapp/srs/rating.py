@@ -44,6 +44,7 @@ def suggest_rating(
     hints_used: int = 0,
     fast_seconds: float = FAST_SECONDS,
     slow_seconds: float = SLOW_SECONDS,
+    can_be_easy: bool = True,
 ) -> int:
     """Rating to pre-select after a puzzle answer; the user may change it before submitting.
 
@@ -51,9 +52,13 @@ def suggest_rating(
       wrong answer                                   -> Again (1)
       correct, with any hint shown                   -> Hard  (2)
       correct, more than ``slow_seconds``            -> Hard  (2)
-      correct, at most ``fast_seconds``, no hints    -> Easy  (4)
+      correct, at most ``fast_seconds``, no hints,
+        and ``can_be_easy``                          -> Easy  (4)
       correct otherwise (including unknown time)     -> Good  (3)
     With ``seconds=None`` speed is unknown, so a hint-free correct answer is Good, never Easy.
+    Callers pass ``can_be_easy=False`` where speed says nothing about recall: an item seen for
+    the first time or in learning steps (Easy would skip the steps), or an answer that can be
+    guessed (yes/no, a choice); Good is then the suggestion, as Anki's default answer.
     """
     if not isinstance(correct, bool):
         raise ValueError(f"correct must be True or False, got {correct!r}")
@@ -73,6 +78,6 @@ def suggest_rating(
         return GOOD
     if elapsed > slow:
         return HARD
-    if elapsed <= fast:
+    if elapsed <= fast and can_be_easy:
         return EASY
     return GOOD

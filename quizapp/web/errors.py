@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, g, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, SecurityError
+from werkzeug.exceptions import BadHost, HTTPException, SecurityError
 
 from quizapp.extensions import login_manager
 from quizapp.services.errors import ServiceError
@@ -27,15 +27,17 @@ CSRF_MESSAGE = (
 def render_error(status: int, message: str):
     if request.path.startswith("/api/") or request.path == "/healthz":
         return jsonify({"error": message, "status": status}), status
-    if not request_has_trusted_host():
-        # No page can be built for a host outside TRUSTED_HOSTS (its links need one): plain text.
+    if not request_has_usable_host():
+        # No page can be built without a host its links can name: plain text.
         return f"{status}: {message}\n", status, {"Content-Type": "text/plain; charset=utf-8"}
     return render_template("error.html", status=status, message=message), status
 
 
-def request_has_trusted_host() -> bool:
-    """False when the Host header names a host outside QUIZAPP_TRUSTED_HOSTS."""
-    return not isinstance(request.routing_exception, SecurityError)
+def request_has_usable_host() -> bool:
+    """False when the Host header names a host outside QUIZAPP_TRUSTED_HOSTS, or is no host
+    name at all (``a..b``, a label over 63 characters: werkzeug's BadHost); either way the
+    request has no URL adapter, so the HTML page's links cannot be built."""
+    return not isinstance(request.routing_exception, (SecurityError, BadHost))
 
 
 def register_error_handlers(app: Flask) -> None:
@@ -56,6 +58,8 @@ def register_error_handlers(app: Flask) -> None:
             message = error.description
         if isinstance(error, SecurityError):  # its description echoes the Host header
             message = "This server does not answer for that host name."
+        elif isinstance(error, BadHost):
+            message = "The Host header is not a host name."
         response = render_error(status, message)
         if status == 405 and hasattr(error, "valid_methods") and error.valid_methods:
             body, code = response

@@ -42,6 +42,7 @@ ID_MAX = 2**31 - 1  # Integer primary keys: PostgreSQL refuses a larger value (a
 # DataRequired strips the text first, so these also answer a password of spaces only.
 NO_PASSWORD = "Type a password; spaces alone do not make one."
 NO_REPEAT = "Type the same password again."
+PASSWORD_LENGTH = f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long."
 
 
 class RegisterForm(FlaskForm):
@@ -50,7 +51,8 @@ class RegisterForm(FlaskForm):
         Regexp(r"^\s*[A-Za-z0-9][A-Za-z0-9_.-]*\s*$",
                message="Use letters, digits, '.', '_' and '-'; start with a letter or digit.")])
     password = PasswordField("Password", validators=[
-        DataRequired(message=NO_PASSWORD), Length(PASSWORD_MIN, PASSWORD_MAX)])
+        DataRequired(message=NO_PASSWORD),
+        Length(PASSWORD_MIN, PASSWORD_MAX, message=PASSWORD_LENGTH)])
     confirm = PasswordField("Repeat password", validators=[
         DataRequired(message=NO_REPEAT), EqualTo("password", message="The two passwords differ.")])
     # Filled in by study.js with the browser's time zone ("Europe/Berlin"; a fixed
@@ -138,7 +140,8 @@ class LoginForm(FlaskForm):
 class PasswordForm(FlaskForm):
     current = PasswordField("Current password", validators=[DataRequired(), Length(1, PASSWORD_MAX)])
     new = PasswordField("New password", validators=[
-        DataRequired(message=NO_PASSWORD), Length(PASSWORD_MIN, PASSWORD_MAX)])
+        DataRequired(message=NO_PASSWORD),
+        Length(PASSWORD_MIN, PASSWORD_MAX, message=PASSWORD_LENGTH)])
     confirm = PasswordField("Repeat new password", validators=[
         DataRequired(message=NO_REPEAT), EqualTo("new", message="The two passwords differ.")])
 

@@ -94,7 +94,8 @@ def answer():
     now = current_time()
     seconds = compute_duration_ms(shown, now) / 1000
     checked = skill_reviews.check_skill_answer(
-        skill, shown.seed, form.answer.data, seconds=seconds, hints_used=form.hints_used.data or 0)
+        skill, shown.seed, form.answer.data, seconds=seconds, hints_used=form.hints_used.data or 0,
+        state=state)
     if checked.error:
         return render_queue_page(status=422, shown=shown, answer_form=form,
                                  answer_error=checked.error)

@@ -9,6 +9,7 @@ from oplayer_recipes import differential, run_recipe
 from quizapp.engine.factories import CONSTRUCTORS
 from quizapp.engine.ops import OPS
 from quizapp.engine.tensor import TorchError
+from quizapp.engine.view_chunks import chunks_text
 
 pytestmark = [pytest.mark.torch, pytest.mark.filterwarnings("ignore::UserWarning")]
 
@@ -157,6 +158,15 @@ def test_refused_view_why_names_the_chunks_and_the_breaking_pair():
     assert "dims (0, 1)" in why and "dim 2" in why and "another" in why
     assert f"stride[1]={theirs.stride(1)}" in why
     assert f"stride[2]*size[2]={theirs.stride(2)}*{theirs.shape[2]}" in why
+
+
+def test_chunks_are_not_called_contiguous_when_their_stride_is_not_one():
+    """A column (stride 4) and a diagonal (stride 5) merge into one stride but are not
+    contiguous: the explorer's contiguity column says "no" beside this text."""
+    assert chunks_text((3,), (4,)) == "dim 0 (3 elements) forms one evenly strided block"
+    assert chunks_text((2, 3), (1, 2)) == ("dim 0 (2 elements) forms one evenly strided block, "
+                                          "dim 1 (3 elements) another")
+    assert "contiguous" not in chunks_text((4, 5, 3), (0, 3, 1))
 
 
 def test_copying_reshape_why_says_why_no_alias_existed():

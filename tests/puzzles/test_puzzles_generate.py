@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -235,3 +236,19 @@ def test_reshape_alias_hints_for_ravel_follow_contiguity_not_the_view_rule():
             assert "contiguous().view(-1)" in puzzle["hints"][0]
             assert puzzle["answer"] is contiguous, (level, seed)
     assert ravels > 20
+
+
+def test_contiguity_answers_do_not_call_different_strides_equal():
+    """"its strides (1, 2) are the row-major strides (1, 1)" read as a contradiction: where a
+    size-1 dim's stride differs, the text says they match once size-1 dims are set aside."""
+    said = re.compile(r"its strides (\([^)]*\)) are the row-major strides (\([^)]*\))")
+    seen_set_aside = 0
+    for family in ("size_one_contiguity", "is_contiguous"):
+        spec = next((f for f in families() if f["id"] == family), None)
+        for level in spec["levels"] if spec else ():
+            for seed in range(150):
+                text = generate(family, level, seed)["explanation"]
+                for mine, wanted in said.findall(text):
+                    assert mine == wanted, (family, level, seed)
+                seen_set_aside += "once size-1 dims are set aside" in text
+    assert seen_set_aside > 0

@@ -38,6 +38,12 @@ def test_suggest_rating_table(correct, seconds, hints, expected):
     assert suggest_rating(correct, seconds=seconds, hints_used=hints) == expected
 
 
+def test_easy_only_where_the_caller_allows_it():
+    assert suggest_rating(True, seconds=4.0, can_be_easy=False) == GOOD
+    assert suggest_rating(True, seconds=4.0, hints_used=1, can_be_easy=False) == HARD
+    assert suggest_rating(False, seconds=4.0, can_be_easy=False) == AGAIN
+
+
 def test_custom_thresholds():
     assert suggest_rating(True, seconds=45, fast_seconds=60, slow_seconds=300) == EASY
     assert suggest_rating(True, seconds=45, fast_seconds=10, slow_seconds=30) == HARD

@@ -43,6 +43,7 @@ def test_register_validates_fields_and_keeps_what_was_typed(app, client):
     assert response.status_code == 400
     assert 'value="bob"' in response.text
     assert "differ" in response.text
+    assert "A password is 8 to 200 characters long." in response.text  # not WTForms' "Field..."
     bad_name = register(client, "has space")
     assert bad_name.status_code == 400
     spaces = client.post("/register", data={

@@ -246,6 +246,24 @@ def test_trusted_hosts_refuse_another_host_header_and_keep_the_machines_own(clea
         "Location", "")
 
 
+@pytest.mark.parametrize("trusted", ["", "quiz.example.com"])
+def test_a_host_header_that_is_no_host_name_gets_a_plain_400(clean_env, tmp_path, trusted):
+    """``a..b`` or a 64-character label cannot be encoded (werkzeug's BadHost): the HTML error
+    page's links could not be built either, which ended in a 500 and two tracebacks."""
+    clean_env.setenv("QUIZAPP_TRUSTED_HOSTS", trusted)
+    client = create_app({"INSTANCE_PATH": str(tmp_path)}).test_client()
+    # With a list, werkzeug refuses the name as not on it before it tries to encode it.
+    message = ("This server does not answer for that host name." if trusted else
+               "The Host header is not a host name.")
+    for host in ("a..b", ".", "a" * 64, "x." + "b" * 70):
+        for path in ("/login", "/no-such-page", "/static/app.css"):
+            refused = client.get(path, headers={"Host": host})
+            assert refused.status_code == 400, (host, path)
+            assert refused.text == f"400: {message}\n", (host, path)
+    api = client.get("/api/explain?expr=x", headers={"Host": "a..b"})
+    assert api.status_code == 400 and api.json["error"] == message
+
+
 @pytest.mark.parametrize("value", ["quiz example.com", "quiz.example.com/path", "ünïcode.example",
                                    "x" * 254])
 def test_a_trusted_host_that_is_not_a_host_name_is_a_one_line_error(clean_env, tmp_path, value):

@@ -164,7 +164,7 @@ def test_daily_new_limit_then_the_next_day(app, client, bank, clock):
     page = client.get("/study")
     assert "All done for now" in page.text and shown_key(page.text) is None
     assert "That is today's limit of 2 new items; more arrive tomorrow." in page.text
-    assert "Today: 2 new, 0 reviews." in page.text
+    assert "Today: 2 ratings — 2 new, 0 reviews, 0 learning steps." in page.text
     set_limits(app, "sam", new=0)
     assert "New items are off" in client.get("/study").text
     set_limits(app, "sam", new=2)
@@ -194,7 +194,7 @@ def test_daily_review_limit(app, client, bank, clock):
     assert "Your next review is due" not in page.text
     assert ("That is today's limit of 1 review. 2 more are due: they wait for tomorrow, "
             "or raise the limit in Daily limits.") in page.text
-    assert "Today: 0 new, 1 review." in page.text
+    assert "Today: 1 rating — 0 new, 1 review, 0 learning steps." in page.text
     set_limits(app, "sam", reviews=0)  # off: "tomorrow" would not bring them either
     assert ("Reviews are off: their daily limit is 0. 2 are due; raise the limit in Daily "
             "limits to review them.") in client.get("/study").text
@@ -219,7 +219,8 @@ def test_learning_steps_are_shown_over_the_review_limit_and_not_counted(app, cli
     rate_current(client, 3, page)  # Good: back in Review, days away
     page = client.get("/study").text
     assert shown_key(page) is None
-    assert "Today: 0 new, 1 review." in page  # the relearning step counted toward no limit
+    # the relearning step counted toward no limit
+    assert "Today: 2 ratings — 0 new, 1 review, 1 learning step." in page
     assert "2 more are due: they wait for tomorrow" in page
     with app.app_context():
         flags = db.session.execute(select(Review.was_new, Review.was_review)
@@ -298,7 +299,7 @@ def test_double_submit_is_counted_once(app, client, bank):
     second = rate_current(client, 3, page)
     assert first.status_code == second.status_code == 303
     assert len(reviews_of(app, "sam")) == 1
-    assert "not counted again" in client.get("/study").text
+    assert "Not saved: the item was already rated" in client.get("/study").text
 
 
 def test_bad_ratings_and_tampered_tokens_are_refused(app, client, bank):
@@ -552,11 +553,11 @@ def test_home_shows_todays_counts_to_a_logged_in_user(client, bank, clock):
     assert "Create a free account" in anonymous.text
     register(client, "sam")
     rate_current(client, 4)
-    assert (home_stat(client, "rated today"), home_stat(client, "new today")) == (1, 5)
+    assert (home_stat(client, "rated today"), home_stat(client, "new left today")) == (1, 5)
     rate_current(client, 1)  # a second new card: Again, a one-minute learning step
     clock.advance(minutes=1)
     rate_current(client, 1)  # its learning step: counts toward no limit, but it was a rating
-    assert (home_stat(client, "rated today"), home_stat(client, "new today"),
+    assert (home_stat(client, "rated today"), home_stat(client, "new left today"),
             home_stat(client, "due now")) == (3, 4, 0)  # its next step is a minute away
 
 

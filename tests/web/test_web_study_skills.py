@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from markupsafe import escape
@@ -13,7 +14,8 @@ from quizapp import puzzles, srs
 from quizapp.extensions import db
 from quizapp.models import Item, Review, Skill, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
-from quizapp.services.study_items import compute_sql_literal
+from quizapp.services import skill_reviews
+from quizapp.services.study_items import ItemState, StudyItem, compute_sql_literal
 from quizapp.services.study_queue import count_queue
 from quizapp.web.filters import format_answer
 from quizapp.web.runtime import derive_puzzle_seed
@@ -96,7 +98,7 @@ def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
 
     assert status_bar(result.text) == status_bar(page)
     assert "last-rating" in status_bar(result.text) and "data-undo-form" in status_bar(page)
-    suggested = srs.suggest_rating(True, seconds=8.0, hints_used=0)
+    suggested = srs.GOOD  # fast and right, but seen for the first time: no Easy (no steps)
     assert re.search(rf'value="{suggested}" data-key="{suggested}"\s+class="rate rate-{suggested} '
                      r'suggested"', result.text)
     rated = rate_current(client, 3, result.text, answer=typed, hints_used="0")
@@ -107,6 +109,30 @@ def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
         assert (review.rating, review.answer, review.correct, review.puzzle_seed) == (
             3, typed, True, seed)
         assert review.duration_ms == 8000
+
+
+def test_easy_is_suggested_only_in_review_and_for_answers_no_guess_gives():
+    """A quick right answer suggests Easy for a skill in review whose answer is typed; a first
+    sight, a learning step or a yes/no or choice answer (a guess can be right) gets Good."""
+    def skill(family: str, level: str) -> StudyItem:
+        return StudyItem(id=1, kind="skill", key=f"{family}/{level}", title="t", level=level,
+                         retired=False, family=family)
+
+    def state(learning: bool) -> ItemState:
+        return ItemState(id=1, version=2, state={}, due=datetime(2026, 1, 1, tzinfo=UTC),
+                         last_reviewed_at=None, learning=learning)
+
+    typed, guessable = skill("fresh_strides", "junior"), skill("storage_index", "junior")
+    for item in (typed, guessable):
+        puzzle = skill_reviews.generate_skill_puzzle(item, 5)
+        right = format_answer(puzzle["answer"], puzzle["answer_kind"])
+        for item_state, expected in ((None, srs.GOOD), (state(True), srs.GOOD),
+                                     (state(False), srs.EASY if item is typed else srs.GOOD)):
+            checked = skill_reviews.check_skill_answer(item, 5, right, seconds=4.0, hints_used=0,
+                                                       state=item_state)
+            assert checked.correct and checked.suggested_rating == expected, (item.key, item_state)
+        assert skill_reviews.check_skill_answer(
+            item, 5, right, seconds=4.0, hints_used=1, state=state(False)).suggested_rating == srs.HARD
 
 
 def test_a_wrong_answer_suggests_again_with_feedback(app, client, skill_bank, seeds):

@@ -1,0 +1,101 @@
+"""Request bodies: read errors and stalls become the app's 4xx, a chunked body is bounded."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from werkzeug.exceptions import BadRequest, HTTPException, RequestEntityTooLarge, RequestTimeout
+
+BODY_SECONDS = 10.0  # to send a whole body (64 KiB at most), once the headers are in
+BROKEN_BODY = ("The request body could not be read (its chunked framing is broken, or the "
+               "connection ended). Nothing was read or saved.")
+STALLED_BODY = (f"The request body did not arrive within {BODY_SECONDS:.0f} seconds. Nothing was "
+                "read or saved.")
+
+
+class GuardedBody(io.RawIOBase):
+    """The server's input stream, read before a deadline, whose errors are HTTP errors.
+
+    gunicorn raises its own parse errors (InvalidChunkSize, ChunkMissingTerminator) from inside
+    a read, and waits for a stalled body for ever, holding one of its few threads: a client's
+    mistake became a 500 with a traceback, and a few stalled uploads froze the server
+    (notes/s10/fuzz.md). ``sock`` is gunicorn's socket (environ["gunicorn.socket"]), if any.
+    """
+
+    def __init__(self, stream: Any, sock: Any, deadline: float) -> None:
+        super().__init__()
+        self.stream, self.sock, self.deadline = stream, sock, deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.sock is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise RequestTimeout(STALLED_BODY)
+            self.sock.settimeout(left)
+        try:
+            data = self.stream.read(len(buffer))
+        except TimeoutError:
+            raise RequestTimeout(STALLED_BODY) from None
+        except Exception:  # whatever the server raises for broken framing or a client leaving
+            raise BadRequest(BROKEN_BODY) from None
+        buffer[: len(data)] = data
+        return len(data)
+
+
+class RefusedBody(io.RawIOBase):
+    """A body that raises ``error`` on every read: form parsing, the CSRF check and get_json
+    meet it there, and the app's error handlers answer (JSON on /api/, a page elsewhere)."""
+
+    def __init__(self, error: HTTPException) -> None:
+        super().__init__()
+        self.error = error
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, _buffer: Any) -> int:
+        raise self.error
+
+
+def compute_bounded_body(body: io.RawIOBase, max_bytes: int) -> io.RawIOBase | io.BytesIO:
+    """A chunked body read whole, or a RefusedBody (413 past ``max_bytes``, or the read's own
+    error): werkzeug would cut it at MAX_CONTENT_LENGTH and silently drop the rest."""
+    chunks, size = [], 0
+    try:
+        while size <= max_bytes and (chunk := body.read(max_bytes + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+    except HTTPException as error:
+        return RefusedBody(error)
+    if size > max_bytes:
+        return RefusedBody(RequestEntityTooLarge())
+    return io.BytesIO(b"".join(chunks))
+
+
+class GuardedRequestBody:
+    """WSGI middleware: every body is read through a GuardedBody; a chunked one (no
+    Content-Length) is read up front by compute_bounded_body."""
+
+    def __init__(self, app: Callable, max_bytes: int) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        sock = environ.get("gunicorn.socket")
+        before = sock.gettimeout() if sock is not None else None
+        body = GuardedBody(environ["wsgi.input"], sock, time.monotonic() + BODY_SECONDS)
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        try:
+            if chunked and not environ.get("CONTENT_LENGTH"):
+                environ["wsgi.input"] = compute_bounded_body(body, self.max_bytes)
+            else:
+                environ["wsgi.input"] = body
+            return self.app(environ, start_response)
+        finally:
+            if sock is not None:
+                sock.settimeout(before)  # the response is written as gunicorn set it up
