@@ -8,6 +8,7 @@ import re
 import warnings
 
 from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES, UNSUPPORTED_DTYPE_NAMES
+from quizapp.engine.misuse import describe_assignment, describe_query
 from quizapp.engine.steps import (
     Chain,
     ExpressionError,
@@ -71,7 +72,8 @@ def parse_expression(expr: object) -> Chain:
         tree = ast.parse(expr, filename=_FILENAME, mode="eval")
     except SyntaxError as exc:
         column = _absolute_column(expr, exc.lineno or 1, (exc.offset or 1) - 1)
-        raise ExpressionError(f"expected a torch expression ({exc.msg})", column) from None
+        raise ExpressionError(describe_assignment(expr) or
+                              f"expected a torch expression ({exc.msg})", column) from None
     except (RecursionError, MemoryError, ValueError):
         raise ExpressionError("expected a simpler expression (too deeply nested)") from None
     parser = _ChainParser(expr)
@@ -202,8 +204,9 @@ class _ChainParser:
                                       column)
             return Step("attribute", name, (), (), f".{name}", column), i + 1
         if name not in METHOD_NAMES:
-            raise ExpressionError(f"expected a supported op (.{', .'.join(sorted(METHOD_NAMES))},"
-                                  f" .T, .mT), got .{name}", column)
+            raise ExpressionError(describe_query(name) or f"expected a supported op (."
+                                  f"{', .'.join(sorted(METHOD_NAMES))}, .T, .mT), got .{name}",
+                                  column)
         if not called:
             raise ExpressionError(f"expected a call: .{name}(...)", column)
         call = nodes[i + 1]

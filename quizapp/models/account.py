@@ -38,6 +38,10 @@ class User(UserMixin, db.Model):
     # Single-key shortcuts on study pages (Space, 1-4, u), as in Anki; a person can turn them
     # off (WCAG 2.1.4: stray keystrokes, e.g. from speech input, must not rate or undo).
     keyboard_shortcuts: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # Ratings this user has undone. A puzzle's seed follows the item's state version, which an
+    # undone first rating sets back to 0; counting undos into the seed deals a fresh puzzle
+    # instead of the one whose answer was just shown (web.runtime.derive_puzzle_seed).
+    undo_count: Mapped[int] = mapped_column(default=0, server_default="0")
 
     def get_id(self) -> str:
         """Not a Flask-Login identity on its own: an identity names one login (LoginSession),

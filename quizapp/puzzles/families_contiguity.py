@@ -41,9 +41,10 @@ CONTIG_MAKERS = {
 
 def contiguity_reason(step: dict, contiguous: bool) -> str:
     shape, stride = step["shape"], step["stride"]
-    wanted = fmt_tuple(contiguous_strides(shape))
+    row_major = contiguous_strides(shape)
+    wanted = fmt_tuple(row_major)
     if contiguous:
-        if tuple(stride) == tuple(contiguous_strides(shape)):
+        if list(stride) == row_major:
             return (f"y is contiguous: its strides {fmt_tuple(stride)} are the row-major strides "
                     f"for shape {fmt_tuple(shape)}.")
         return (

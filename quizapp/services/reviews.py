@@ -216,6 +216,10 @@ def undo_review(session: Session, user: User, review_id: int, now: datetime) -> 
     if changed != 1 or removed != 1:
         session.rollback()
         raise Conflict("That rating was already undone or changed; nothing was undone.")
+    # A new puzzle for the item, not the one just answered (web.runtime.derive_puzzle_seed).
+    session.execute(update(User).where(User.id == user.id)
+                    .values(undo_count=User.undo_count + 1)
+                    .execution_options(synchronize_session=False))
     session.commit()
     return item
 

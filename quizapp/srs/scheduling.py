@@ -7,10 +7,10 @@ from copy import copy
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
-from fsrs import Card, Rating, Scheduler, State
+from fsrs import Card, Rating, ReviewLog, Scheduler, State
 
 from quizapp.srs.intervals import canonicalize_utc
-from quizapp.srs.rating import RATINGS, validate_rating
+from quizapp.srs.rating import EASY, GOOD, HARD, RATINGS, validate_rating
 from quizapp.srs.study_day import compute_day_start_after, count_study_days_between
 
 # Scheduler settings are pinned here rather than taken from fsrs defaults, so that a library
@@ -155,10 +155,9 @@ def review(
     ):
         raise ValueError(f"duration_ms must be a non-negative int or None, got {duration_ms!r}")
     scheduler = _build_scheduler(desired_retention)
-    card, log = scheduler.review_card(
-        _count_in_study_days(_card_from_state(state), moment, zone), grade,
-        review_datetime=moment, review_duration=duration_ms
-    )
+    card, log = _answer_each_rating(
+        scheduler, _count_in_study_days(_card_from_state(state), moment, zone), moment,
+        duration_ms)[grade]
     if zone is not None and card.due - moment >= timedelta(days=1):
         # fsrs schedules whole days (fuzzing is off): that many study days after today's.
         card.due = compute_day_start_after(moment, (card.due - moment).days, zone)
@@ -190,8 +189,30 @@ def preview_intervals(
     moment = canonicalize_utc(now)
     scheduler = _build_scheduler(desired_retention)
     card = _count_in_study_days(_card_from_state(state), moment, zone)
-    intervals: dict[int, timedelta] = {}
-    for rating in RATINGS:
-        reviewed, _ = scheduler.review_card(card, Rating(rating), review_datetime=moment)
-        intervals[rating] = reviewed.due - moment
-    return intervals
+    answers = _answer_each_rating(scheduler, card, moment, None)
+    return {rating: reviewed.due - moment for rating, (reviewed, _) in answers.items()}
+
+
+def _answer_each_rating(scheduler: Scheduler, card: Card, moment: datetime,
+                        duration_ms: int | None) -> dict[int, tuple[Card, ReviewLog]]:
+    """fsrs's card and log for each rating at ``moment``, with day-long intervals in order as
+    Anki keeps them: Hard < Good < Easy, a day apart at least. fsrs schedules each rating on its
+    own, and with a small stability or a high retention it gave two of them the same number of
+    days, so two buttons promised the same ("Good 1d / Easy 1d"; notes/s10/product.md). Only
+    the due moves; stability and difficulty stay fsrs's (Anki does the same)."""
+    answers = {rating: scheduler.review_card(card, Rating(rating), review_datetime=moment,
+                                             review_duration=duration_ms)
+               for rating in RATINGS}
+    previous_days = None  # the last passing rating's whole days, when day-long
+    for rating in (HARD, GOOD, EASY):
+        reviewed, log = answers[rating]
+        if reviewed.due - moment < timedelta(days=1):
+            continue  # a learning step (minutes): the steps keep their own order
+        days = (reviewed.due - moment).days  # whole days: fuzzing is off
+        if previous_days is not None and days <= previous_days:
+            days = previous_days + 1
+            reviewed = copy(reviewed)
+            reviewed.due = moment + timedelta(days=days)
+            answers[rating] = (reviewed, log)
+        previous_days = days
+    return answers

@@ -113,6 +113,9 @@ class AsciiDigitsMixin:
     not_a_number: str  # the message of the field class it is mixed into
 
     def process_formdata(self, valuelist: list[str]) -> None:
+        if valuelist and not valuelist[0].strip():  # "Not a valid integer value." said wrongly
+            self.data = None
+            raise ValueError(self.gettext("Type a number: the field is empty."))
         if valuelist and not valuelist[0].strip().isascii():
             self.data = None
             raise ValueError(self.gettext(self.not_a_number))

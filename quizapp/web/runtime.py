@@ -21,24 +21,29 @@ def current_time() -> datetime:
     return current_app.config["CLOCK"]()
 
 
-def derive_puzzle_seed(key: bytes, user_id: int, item_id: int, version: int) -> int:
+def derive_puzzle_seed(key: bytes, user_id: int, item_id: int, version: int,
+                       undo_count: int = 0) -> int:
     """The seed of the puzzle a user is shown for a skill at one state version: unpredictable
     without the secret key, the same on every reload (reloading does not deal a new puzzle
-    until this one is rated), and new at each rating or undo (the version moves on)."""
-    digest = hmac.new(key, f"puzzle-seed.{user_id}.{item_id}.{version}".encode(),
+    until this one is rated), and new at each rating and each undo. The version moves on with
+    both but an undone first rating, which deletes the state (version 0 again): the user's
+    count of undos is mixed in, so that puzzle, whose answer was just shown, does not come
+    back (notes/s10/product.md). Without undos the text is as before, so seeds stay."""
+    undone = f".{undo_count}" if undo_count else ""
+    digest = hmac.new(key, f"puzzle-seed.{user_id}.{item_id}.{version}{undone}".encode(),
                       hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 1  # 0 <= seed < 2**63, as before
 
 
-def new_puzzle_seed(user_id: int, item_id: int, version: int) -> int:
+def new_puzzle_seed(user_id: int, item_id: int, version: int, undo_count: int) -> int:
     """The seed of the puzzle shown for a skill (derive_puzzle_seed, above), or what a
     configured PUZZLE_SEED_SOURCE (tests) gives for the same arguments."""
     source = current_app.config["PUZZLE_SEED_SOURCE"]
     if source is not None:
-        return int(source(user_id, item_id, version))
+        return int(source(user_id, item_id, version, undo_count))
     key = current_app.secret_key
     return derive_puzzle_seed(key.encode() if isinstance(key, str) else key, user_id, item_id,
-                              version)
+                              version, undo_count)
 
 
 def client_address() -> str:

@@ -48,7 +48,8 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
         return render_template("study/empty.html", **context), status
     version = view.state.version if view.state else 0
     if shown is None or shown.item_id != item.id or shown.version != version:
-        seed = new_puzzle_seed(current_user.id, item.id, version) if item.is_skill else None
+        seed = (new_puzzle_seed(current_user.id, item.id, version, current_user.undo_count)
+                if item.is_skill else None)
         shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now))
         answer_form = None
     context["token"] = sign_shown_item(shown)
@@ -72,18 +73,28 @@ def home():
     return render_template("home.html", view=None)
 
 
+ALREADY_RATED = "That puzzle has been rated since; here is what comes next."
+
+
 @bp.route("/study")
 @login_required
 def index():
     return render_queue_page()
 
 
-@bp.route("/study/answer", methods=["POST"])
+@bp.route("/study/answer", methods=["GET", "POST"])
 @login_required
 def answer():
-    """Judge a typed puzzle answer, then show the solution and the rating buttons."""
-    form = AnswerForm()
-    if not form.validate_on_submit():
+    """Judge a typed puzzle answer, then show the solution and the rating buttons.
+
+    Checking writes nothing, so the page's form sends it by GET: Back and Reload show the
+    result again instead of the browser's "Confirm Form Resubmission" (notes/s10/product.md),
+    and no CSRF token rides in the URL. POST (with the app-wide CSRF check) is read the same.
+    """
+    if request.method == "GET" and not request.args:
+        return redirect(url_for("study.index"))
+    form = AnswerForm(request.args) if request.method == "GET" else AnswerForm()
+    if not form.validate():
         if form.errors.keys() & {"token", "hints_used"}:  # fields the page wrote, not the person
             abort(400, DAMAGED)
         shown = _verify_or_none(form.token.data)
@@ -91,6 +102,9 @@ def answer():
         return render_queue_page(status=400, shown=shown, answer_form=form, answer_error=message)
     shown = verify_shown_item(form.token.data, current_user.id)
     skill, state = skill_reviews.load_skill_and_state(db.session, current_user, shown.item_id)
+    if (state.version if state else 0) != shown.version:  # rated since (Back after rating)
+        flash(ALREADY_RATED, "info")
+        return redirect(url_for("study.index"))
     now = current_time()
     seconds = compute_duration_ms(shown, now) / 1000
     checked = skill_reviews.check_skill_answer(

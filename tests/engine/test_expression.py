@@ -172,3 +172,26 @@ def test_bounds_are_exact() -> None:
     assert outside(deep.replace("[", "[[", 1).replace("]", "]]", 1)).step == 0
     assert codes("torch.arange(5).view(9223372036854775807)")[1] == ".view(9223372036854775807)"
     assert outside("torch.arange(5).view(-9223372036854775809)").step == 1
+
+
+@pytest.mark.parametrize("pasted", ["x = torch.randn(4, 6)", "y=torch.arange(6).view(2, 3)",
+                                    "  t  =  torch.zeros(2)"])
+def test_pasted_code_with_its_assignment_is_told_to_drop_it(pasted: str) -> None:
+    """People paste a line of code; the message says what to take away, not "invalid syntax"."""
+    with pytest.raises(ExpressionError) as raised:
+        parse_expression(pasted)
+    name = pasted.split("=")[0].strip()
+    assert "write the chain itself, without" in str(raised.value) and repr(name)[1:-1] in str(
+        raised.value)
+    with pytest.raises(ExpressionError) as compared:  # == is no assignment
+        parse_expression("x == torch.arange(3)")
+    assert "without" not in str(compared.value)
+
+
+@pytest.mark.parametrize(("query", "column"), [("is_contiguous", "Contiguous"),
+                                               ("stride", "Stride"), ("storage_offset", "Offset")])
+def test_a_question_the_table_answers_points_at_its_column(query: str, column: str) -> None:
+    chain = parse_expression(f"torch.arange(6).view(2, 3).{query}()")
+    assert len(chain.steps) == 2  # the steps before it still run
+    assert f"table's {column} column" in chain.error.message
+    assert "expected a supported op" in parse_expression("torch.arange(6).foo()").error.message

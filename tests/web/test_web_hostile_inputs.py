@@ -24,6 +24,7 @@ GET_ROUTES = {
     "/questions": ["level", "concept", "importance", "q", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
     "/explorer": ["expr"], "/api/explain": ["expr"],
+    "/study/answer": ["answer", "hints_used", "token"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
                "/study/answer", "/study/rate", "/study/undo", "/api/explain")

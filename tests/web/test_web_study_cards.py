@@ -497,6 +497,10 @@ def test_settings_reject_out_of_range_values(app, client, bank):
         assert response.status_code == 400, field
     # A third decimal would be saved, then shown rounded and saved back rounded unasked.
     assert "Use at most two decimals" in response.text and 'value="0.955"' in response.text
+    for field in ("new_per_day", "reviews_per_day", "desired_retention"):
+        empty = post_settings(client, page, **{field: "  "})
+        assert empty.status_code == 400 and "Type a number: the field is empty." in empty.text
+        assert "Not a valid" not in empty.text, field
     with app.app_context():
         user = db.session.scalar(select(User))
         assert (user.desired_retention, user.new_per_day) == (0.9, 20)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from datetime import UTC, datetime
 
@@ -174,6 +176,32 @@ def test_an_unreadable_answer_is_not_judged_and_nothing_is_lost(app, client, ski
         assert db.session.scalar(select(Review).where(Review.item.has(kind="skill"))) is None
 
 
+def test_the_answer_is_checked_by_get_so_back_and_reload_work(app, client, skill_bank, seeds):
+    """Checking writes nothing: the form sends it by GET, with no CSRF token in the URL; the
+    same URL shows the same verdict again, and once the puzzle is rated it leads on to Study
+    (the browser's "Confirm Form Resubmission" page came up on Back before)."""
+    register(client, "pat")
+    page = reach_first_skill(client)
+    form = re.search(r'<form method="get" action="/study/answer"[^>]*>(.*?)</form>', page, re.S)
+    assert form and "csrf_token" not in form.group(1)
+    family, level = shown(page)[1].split("/")
+    puzzle = puzzles.generate(family, level, seeds.given[-1])
+    typed = format_answer(puzzle["answer"], puzzle["answer_kind"])
+    query = {"token": study_token(page), "answer": typed, "hints_used": "0"}
+    first, again = client.get("/study/answer", query_string=query), client.get(
+        "/study/answer", query_string=query)
+    assert first.status_code == again.status_code == 200
+    assert 'data-verdict="correct"' in first.text and 'data-verdict="correct"' in again.text
+    assert rate_current(client, 3, first.text, answer=typed, hints_used="0").status_code == 303
+    back = client.get("/study/answer", query_string=query)
+    assert back.status_code == 302 and back.headers["Location"].endswith("/study")
+    assert "That puzzle has been rated since" in client.get("/study").text
+    assert client.get("/study/answer").headers["Location"].endswith("/study")  # no query at all
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Review)
+                                 .where(Review.item.has(kind="skill"))) == 1
+
+
 def test_damaged_hidden_fields_are_not_blamed_on_the_typed_answer(app, client, skill_bank):
     """The token and the hint count are written by the page: when they are broken the page is,
     as /study/rate says, not the answer (which was "between 1 and 1000 characters" before)."""
@@ -256,6 +284,34 @@ def test_reloading_shows_the_same_puzzle_until_it_is_rated(app, client, skill_ba
     other = app.test_client()
     register(other, "tess")  # another person gets another puzzle for the same skill
     assert shown_puzzle(reach_first_skill(other)) != shown_puzzle(first)
+
+
+def test_undoing_a_first_rating_deals_a_fresh_puzzle_that_stays_on_reload(
+        app, client, skill_bank):
+    """Undo of a new skill's first rating deletes its state (version 0 again): the same seed,
+    so the puzzle whose answer had just been shown, came back (notes/s10/product.md)."""
+    app.config["PUZZLE_SEED_SOURCE"] = None
+    register(client, "sam")
+    first = reach_first_skill(client)
+    rated = rate_current(client, 1, first)  # Again: the skill's first rating
+    assert rated.status_code == 303
+    after = client.get("/study").text
+    review_id = re.search(r'name="review_id" type="hidden" value="(\d+)"', after).group(1)
+    undone = client.post("/study/undo", data={"csrf_token": csrf_token(after),
+                                               "review_id": review_id})
+    assert undone.status_code == 303
+    again = client.get("/study").text
+    assert shown(again) == shown(first) and shown_puzzle(again) != shown_puzzle(first)
+    assert shown_puzzle(client.get("/study").text) == shown_puzzle(again)  # reload: the same
+    with app.app_context():
+        assert db.session.scalar(select(User.undo_count).where(User.username == "sam")) == 1
+
+
+def test_seeds_without_undos_are_the_ones_dealt_before_undos_were_counted():
+    key = b"k" * 32
+    before = hmac.new(key, b"puzzle-seed.1.5.0", hashlib.sha256).digest()
+    assert derive_puzzle_seed(key, 1, 5, 0) == int.from_bytes(before[:8], "big") >> 1
+    assert derive_puzzle_seed(key, 1, 5, 0, 1) != derive_puzzle_seed(key, 1, 5, 0)
 
 
 def test_derived_seeds_change_with_each_part_and_stay_in_range():

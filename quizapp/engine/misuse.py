@@ -1,0 +1,30 @@
+"""Messages for well-meant input outside the language: pasted code, questions the table answers."""
+
+from __future__ import annotations
+
+import re
+
+# "x = torch.randn(4, 6)": a line of code pasted with its assignment (a statement, so a syntax
+# error), but not "x == ..." (a comparison).
+_ASSIGNMENT = re.compile(r"\s*([A-Za-z_]\w*\s*=)(?!=)")
+
+# Methods that ask about a tensor rather than make one: the explorer's table shows each for
+# every step, so a chain ending in one is told where to look, not offered the list of ops.
+QUERY_COLUMNS = {"is_contiguous": "Contiguous", "stride": "Stride", "size": "Shape",
+                 "dim": "Shape", "numel": "Shape", "storage_offset": "Offset",
+                 "data_ptr": "Storage", "untyped_storage": "Storage", "_is_view": "Storage",
+                 "element_size": "dtype"}
+
+
+def describe_assignment(expr: str) -> str | None:
+    """What to take away from ``expr`` when it starts with ``name =``; None otherwise."""
+    assigned = _ASSIGNMENT.match(expr)
+    return f"write the chain itself, without {assigned.group(1)!r}" if assigned else None
+
+
+def describe_query(name: str) -> str | None:
+    """Where the table answers ``.name()``, or None when ``name`` asks nothing it shows."""
+    if name not in QUERY_COLUMNS:
+        return None
+    return (f".{name}() is answered for every step in the table's {QUERY_COLUMNS[name]} column: "
+            f"leave it out (the explorer follows ops that make a tensor)")
