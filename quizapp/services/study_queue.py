@@ -67,6 +67,9 @@ class QueueView:
     next_day: datetime  # when the user's next study day (and its daily limits) begins
     today: TodayCounts
     last_review: LastReview | None
+    # The latest rating, when it was made on the previous study day less than UNDO_CLOSED_NOTE
+    # ago: a person studying across 04:00 is told why Undo went (Anki's survives the rollover).
+    closed_review_at: datetime | None = None
 
 
 # The queue's statements are built once with bind parameters: every study page runs them, and
@@ -151,6 +154,9 @@ NEXT_DUE = (select(func.min(ReviewState.due)).join(_ITEM, ReviewState.item_id ==
 NEXT_DUE_LEARNING = NEXT_DUE.where(ReviewState.learning.is_(True))
 
 
+UNDO_CLOSED_NOTE = timedelta(hours=2)
+
+
 @dataclass(frozen=True)
 class QueueCounts:
     today: TodayCounts
@@ -160,6 +166,7 @@ class QueueCounts:
     last_review: LastReview | None  # the latest rating, if it was made today
     day_start: datetime  # when the user's today began
     next_day: datetime  # when the next study day begins (23 to 25 hours on where clocks change)
+    closed_review_at: datetime | None = None  # as QueueView's
 
 
 def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
@@ -176,8 +183,11 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
         last = LastReview(row.last_review_id, row.last_review_item_id, row.last_review_title,
                           row.last_review_rating, row.last_review_at, row.last_review_due,
                           row.last_review_retired, bool(row.last_review_learning))
+    closed = None
+    if row.last_review_id is not None and start > row.last_review_at > now - UNDO_CLOSED_NOTE:
+        closed = row.last_review_at
     return QueueCounts(TodayCounts(row.new_done, row.reviews_done, row.rated), row.due,
-                       row.due_learning, row.new, last, start, next_day)
+                       row.due_learning, row.new, last, start, next_day, closed)
 
 
 def select_first_due(session: Session, user: User, until: datetime, *,
@@ -265,4 +275,4 @@ def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
     new_total = min(new_left, counts.new)
     return QueueView(None, None, due_total, new_total, False, None, due_held,
                      counts.new - new_total, False, counts.next_day, counts.today,
-                     counts.last_review)
+                     counts.last_review, counts.closed_review_at)

@@ -110,3 +110,17 @@ def test_a_berlin_study_day_turns_over_at_four_summer_time_on_the_night_clocks_c
     assert shown_key(client.get("/study").text) is None
     clock.advance(minutes=1)  # 02:00 UTC, 04:00 CEST: a new day, new items again
     assert shown_key(client.get("/study").text) is not None
+
+
+def test_undo_gone_at_the_turn_of_the_day_is_explained_for_a_while(app, client, bank, clock):
+    """Rated at 03:58, the page at 04:02 says why Undo went; two hours on it says nothing."""
+    register(client, "sam")
+    clock.advance(hours=18, minutes=58)  # 09:00 UTC -> 03:58 the next morning
+    rate_current(client, 3)
+    assert "data-undo-form" in client.get("/study").text
+    clock.advance(minutes=4)  # 04:02: a new study day
+    page = client.get("/study").text
+    assert "data-undo-form" not in page
+    assert "made before the study day turned over at 04:00, so it can no longer be undone" in page
+    clock.advance(hours=2)
+    assert "can no longer be undone" not in client.get("/study").text
