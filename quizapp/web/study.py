@@ -24,6 +24,7 @@ from quizapp.web.study_tokens import (
 
 bp = Blueprint("study", __name__)
 RATING_LABELS = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
+ALREADY_RATED = "That puzzle has been rated since; here is what comes next."
 
 
 @bp.context_processor
@@ -73,9 +74,6 @@ def home():
     return render_template("home.html", view=None)
 
 
-ALREADY_RATED = "That puzzle has been rated since; here is what comes next."
-
-
 @bp.route("/study")
 @login_required
 def index():
@@ -91,9 +89,10 @@ def answer():
     result again instead of the browser's "Confirm Form Resubmission" (notes/s10/product.md),
     and no CSRF token rides in the URL. POST (with the app-wide CSRF check) is read the same.
     """
-    if request.method == "GET" and not request.args:
+    by_get = request.method != "POST"  # HEAD too, which Flask serves with the GET view
+    if by_get and not request.args:
         return redirect(url_for("study.index"))
-    form = AnswerForm(request.args) if request.method == "GET" else AnswerForm()
+    form = AnswerForm(request.args) if by_get else AnswerForm()
     if not form.validate():
         if form.errors.keys() & {"token", "hints_used"}:  # fields the page wrote, not the person
             abort(400, DAMAGED)

@@ -191,6 +191,7 @@ def test_the_answer_is_checked_by_get_so_back_and_reload_work(app, client, skill
     first, again = client.get("/study/answer", query_string=query), client.get(
         "/study/answer", query_string=query)
     assert first.status_code == again.status_code == 200
+    assert client.head("/study/answer", query_string=query).status_code == 200  # as GET
     assert 'data-verdict="correct"' in first.text and 'data-verdict="correct"' in again.text
     assert rate_current(client, 3, first.text, answer=typed, hints_used="0").status_code == 303
     back = client.get("/study/answer", query_string=query)
