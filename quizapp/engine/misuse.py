@@ -11,9 +11,9 @@ _ASSIGNMENT = re.compile(r"\s*([A-Za-z_]\w*\s*=)(?!=)")
 # Methods that ask about a tensor rather than make one: the explorer's table shows each for
 # every step, so a chain ending in one is told where to look, not offered the list of ops.
 QUERY_COLUMNS = {"is_contiguous": "Contiguous", "stride": "Stride", "size": "Shape",
-                 "dim": "Shape", "numel": "Shape", "storage_offset": "Offset",
-                 "data_ptr": "Storage", "untyped_storage": "Storage", "_is_view": "Storage",
-                 "element_size": "dtype"}
+                 "shape": "Shape", "dim": "Shape", "ndim": "Shape", "numel": "Shape",
+                 "storage_offset": "Offset", "data_ptr": "Storage", "untyped_storage": "Storage",
+                 "_is_view": "Storage", "element_size": "dtype", "dtype": "dtype"}
 
 
 def describe_assignment(expr: str) -> str | None:
@@ -23,8 +23,9 @@ def describe_assignment(expr: str) -> str | None:
 
 
 def describe_query(name: str) -> str | None:
-    """Where the table answers ``.name()``, or None when ``name`` asks nothing it shows."""
+    """Where the table answers ``.name`` (a method or an attribute), or None when ``name``
+    asks nothing it shows."""
     if name not in QUERY_COLUMNS:
         return None
-    return (f".{name}() is answered for every step in the table's {QUERY_COLUMNS[name]} column: "
+    return (f".{name} is answered for every step in the table's {QUERY_COLUMNS[name]} column: "
             f"leave it out (the explorer follows ops that make a tensor)")

@@ -209,8 +209,8 @@ def _answer_each_rating(scheduler: Scheduler, card: Card, moment: datetime,
         if reviewed.due - moment < timedelta(days=1):
             continue  # a learning step (minutes): the steps keep their own order
         days = (reviewed.due - moment).days  # whole days: fuzzing is off
-        if previous_days is not None and days <= previous_days:
-            days = previous_days + 1
+        if previous_days is not None and days <= previous_days < MAXIMUM_INTERVAL_DAYS:
+            days = previous_days + 1  # never past fsrs's maximum interval (equal there)
             reviewed = copy(reviewed)
             reviewed.due = moment + timedelta(days=days)
             answers[rating] = (reviewed, log)

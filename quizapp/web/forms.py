@@ -45,15 +45,22 @@ NO_REPEAT = "Type the same password again."
 PASSWORD_LENGTH = f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long."
 
 
+# What a phone's keyboard and password manager need to know (the autocomplete tokens let it
+# offer to generate and save a password; no capital put first on a username).
+USERNAME_INPUT = {"autocomplete": "username", "autocapitalize": "none", "spellcheck": "false"}
+NEW_PASSWORD_INPUT = {"autocomplete": "new-password"}
+CURRENT_PASSWORD_INPUT = {"autocomplete": "current-password"}
+
+
 class RegisterForm(FlaskForm):
-    username = StringField("Username", validators=[
+    username = StringField("Username", render_kw=USERNAME_INPUT, validators=[
         DataRequired(), Length(USERNAME_MIN, USERNAME_MAX_INPUT),
         Regexp(r"^\s*[A-Za-z0-9][A-Za-z0-9_.-]*\s*$",
                message="Use letters, digits, '.', '_' and '-'; start with a letter or digit.")])
-    password = PasswordField("Password", validators=[
+    password = PasswordField("Password", render_kw=NEW_PASSWORD_INPUT, validators=[
         DataRequired(message=NO_PASSWORD),
         Length(PASSWORD_MIN, PASSWORD_MAX, message=PASSWORD_LENGTH)])
-    confirm = PasswordField("Repeat password", validators=[
+    confirm = PasswordField("Repeat password", render_kw=NEW_PASSWORD_INPUT, validators=[
         DataRequired(message=NO_REPEAT), EqualTo("password", message="The two passwords differ.")])
     # Filled in by study.js with the browser's time zone ("Europe/Berlin"; a fixed
     # "UTC+05:30" where the browser names none), so the study day turns over at the person's
@@ -106,6 +113,9 @@ def compute_zone_choices(now: datetime, stored: str | None,
     return choices
 
 
+NUMBER_CHARS_MAX = 20
+
+
 class AsciiDigitsMixin:
     """Numbers typed with the digits 0-9 only: int() and Decimal() also read other scripts'
     digits ("٣" is 3), which the pages never show and the ?page= parameter refuses as well."""
@@ -116,6 +126,12 @@ class AsciiDigitsMixin:
         if valuelist and not valuelist[0].strip():  # "Not a valid integer value." said wrongly
             self.data = None
             raise ValueError(self.gettext("Type a number: the field is empty."))
+        # No field takes more than a few digits; NumberRange turns a 400-digit int into a float
+        # (math.isnan) and raised OverflowError, a 500 (notes/s10/retest.md).
+        if valuelist and len(valuelist[0].strip()) > NUMBER_CHARS_MAX:
+            self.data = None
+            raise ValueError(self.gettext(f"Numbers here are at most {NUMBER_CHARS_MAX} "
+                                          "characters long."))
         if valuelist and not valuelist[0].strip().isascii():
             self.data = None
             raise ValueError(self.gettext(self.not_a_number))
@@ -135,17 +151,20 @@ class DecimalNumberField(AsciiDigitsMixin, DecimalField):
 
 
 class LoginForm(FlaskForm):
-    username = StringField("Username", validators=[DataRequired(), Length(1, USERNAME_MAX_INPUT)])
-    password = PasswordField("Password", validators=[DataRequired(), Length(1, PASSWORD_MAX)])
+    username = StringField("Username", render_kw=USERNAME_INPUT,
+                           validators=[DataRequired(), Length(1, USERNAME_MAX_INPUT)])
+    password = PasswordField("Password", render_kw=CURRENT_PASSWORD_INPUT,
+                             validators=[DataRequired(), Length(1, PASSWORD_MAX)])
     remember = BooleanField("Keep me logged in on this device")
 
 
 class PasswordForm(FlaskForm):
-    current = PasswordField("Current password", validators=[DataRequired(), Length(1, PASSWORD_MAX)])
-    new = PasswordField("New password", validators=[
+    current = PasswordField("Current password", render_kw=CURRENT_PASSWORD_INPUT,
+                            validators=[DataRequired(), Length(1, PASSWORD_MAX)])
+    new = PasswordField("New password", render_kw=NEW_PASSWORD_INPUT, validators=[
         DataRequired(message=NO_PASSWORD),
         Length(PASSWORD_MIN, PASSWORD_MAX, message=PASSWORD_LENGTH)])
-    confirm = PasswordField("Repeat new password", validators=[
+    confirm = PasswordField("Repeat new password", render_kw=NEW_PASSWORD_INPUT, validators=[
         DataRequired(message=NO_REPEAT), EqualTo("new", message="The two passwords differ.")])
 
 

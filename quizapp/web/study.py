@@ -24,7 +24,8 @@ from quizapp.web.study_tokens import (
 
 bp = Blueprint("study", __name__)
 RATING_LABELS = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
-ALREADY_RATED = "That puzzle has been rated since; here is what comes next."
+OUTDATED_PUZZLE = ("That puzzle's page is out of date: it was rated or undone since, so here is "
+                   "what comes next.")
 
 
 @bp.context_processor
@@ -48,10 +49,10 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
     if item is None:
         return render_template("study/empty.html", **context), status
     version = view.state.version if view.state else 0
-    if shown is None or shown.item_id != item.id or shown.version != version:
-        seed = (new_puzzle_seed(current_user.id, item.id, version, current_user.undo_count)
-                if item.is_skill else None)
-        shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now))
+    undos = current_user.undo_count
+    if shown is None or shown.item_id != item.id or not shown.is_current(version, undos):
+        seed = new_puzzle_seed(current_user.id, item.id, version, undos) if item.is_skill else None
+        shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now), undos)
         answer_form = None
     context["token"] = sign_shown_item(shown)
     if item.is_card:  # a puzzle shows its rating buttons only with the result (study.answer)
@@ -101,8 +102,8 @@ def answer():
         return render_queue_page(status=400, shown=shown, answer_form=form, answer_error=message)
     shown = verify_shown_item(form.token.data, current_user.id)
     skill, state = skill_reviews.load_skill_and_state(db.session, current_user, shown.item_id)
-    if (state.version if state else 0) != shown.version:  # rated since (Back after rating)
-        flash(ALREADY_RATED, "info")
+    if not shown.is_current(state.version if state else 0, current_user.undo_count):
+        flash(OUTDATED_PUZZLE, "info")  # rated or undone since (Back after rating, or undo)
         return redirect(url_for("study.index"))
     now = current_time()
     seconds = compute_duration_ms(shown, now) / 1000
@@ -135,6 +136,10 @@ def rate():
         abort(400, DAMAGED if "token" in form.errors else
               "Pick one of Again, Hard, Good or Easy. Nothing was saved.")
     shown = verify_shown_item(form.token.data, current_user.id)
+    if shown.seed is not None and shown.undo_count != current_user.undo_count:
+        # The state version is the service's to check; an undo since also dealt a new puzzle.
+        flash(f"Not saved. {OUTDATED_PUZZLE}", "warning")
+        return redirect(url_for("study.index"))
     now = current_time()
     duration = compute_duration_ms(shown, now)
     try:

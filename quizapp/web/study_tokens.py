@@ -22,6 +22,13 @@ class ShownItem:
     version: int  # the state version the page showed (0 = new to this user)
     seed: int | None  # the puzzle seed for a skill, None for a card
     shown_at_ms: int  # server time the page was rendered, for the review's duration
+    undo_count: int = 0  # the user's undos when it was shown (the seed depends on them)
+
+    def is_current(self, version: int, undo_count: int) -> bool:
+        """Whether this page still shows the item as it is: the same state version and, for a
+        puzzle, no undo since (an undo deals a fresh puzzle, even where it sets the version
+        back, as undoing a first rating does)."""
+        return self.version == version and (self.seed is None or self.undo_count == undo_count)
 
 
 def _serializer() -> URLSafeSerializer:
@@ -29,24 +36,26 @@ def _serializer() -> URLSafeSerializer:
 
 
 def sign_shown_item(shown: ShownItem) -> str:
-    return _serializer().dumps(
-        [shown.user_id, shown.item_id, shown.version, shown.seed, shown.shown_at_ms])
+    return _serializer().dumps([shown.user_id, shown.item_id, shown.version, shown.seed,
+                                shown.shown_at_ms, shown.undo_count])
 
 
 def verify_shown_item(token: str, user_id: int) -> ShownItem:
     """The ShownItem a token carries; ServiceError if forged, malformed or someone else's."""
     try:
-        user, item, version, seed, shown_at = _serializer().loads(token)
+        # Pages shown before undos were counted carry five values: no undo since then.
+        user, item, version, seed, shown_at, *undos = _serializer().loads(token)
+        undo_count, = undos or [0]
     except (BadSignature, ValueError, TypeError):
         raise ServiceError(DAMAGED) from None
-    values = (user, item, version, shown_at)
+    values = (user, item, version, shown_at, undo_count)
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         raise ServiceError(DAMAGED)
     if seed is not None and not isinstance(seed, int):
         raise ServiceError(DAMAGED)
     if user != user_id:
         raise ServiceError("This study page belongs to another account. Nothing was saved.")
-    return ShownItem(user, item, version, seed, shown_at)
+    return ShownItem(user, item, version, seed, shown_at, undo_count)
 
 
 def epoch_ms(moment: datetime) -> int:

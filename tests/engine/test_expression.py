@@ -188,10 +188,11 @@ def test_pasted_code_with_its_assignment_is_told_to_drop_it(pasted: str) -> None
     assert "without" not in str(compared.value)
 
 
-@pytest.mark.parametrize(("query", "column"), [("is_contiguous", "Contiguous"),
-                                               ("stride", "Stride"), ("storage_offset", "Offset")])
+@pytest.mark.parametrize(("query", "column"), [("is_contiguous()", "Contiguous"),
+                                               ("stride()", "Stride"), ("storage_offset()", "Offset"),
+                                               ("shape", "Shape"), ("dtype", "dtype")])
 def test_a_question_the_table_answers_points_at_its_column(query: str, column: str) -> None:
-    chain = parse_expression(f"torch.arange(6).view(2, 3).{query}()")
+    chain = parse_expression(f"torch.arange(6).view(2, 3).{query}")
     assert len(chain.steps) == 2  # the steps before it still run
     assert f"table's {column} column" in chain.error.message
     assert "expected a supported op" in parse_expression("torch.arange(6).foo()").error.message

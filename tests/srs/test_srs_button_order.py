@@ -74,3 +74,15 @@ def test_good_and_easy_after_a_lapse_at_high_retention_differ():
     shown = scheduling.preview_intervals(state, now + DAY, desired_retention=0.99)
     passing = [shown[r].days for r in (HARD, GOOD, EASY)]
     assert passing == sorted(set(passing)), shown
+
+
+def test_the_order_never_pushes_past_the_maximum_interval():
+    """At the cap (100 years) Hard, Good and Easy may all be the maximum: no day past it."""
+    now = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    state = scheduling.new_state(now)
+    for _ in range(12):
+        result = scheduling.review(state, EASY, now, desired_retention=0.7)
+        state, now = result.state, result.due
+    shown = scheduling.preview_intervals(state, now, desired_retention=0.7)
+    cap = timedelta(days=scheduling.MAXIMUM_INTERVAL_DAYS)
+    assert shown[EASY] == cap and all(shown[r] <= cap for r in RATINGS)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import sys
+
 import pytest
 from flask_migrate import upgrade
 from sqlalchemy import text
@@ -262,6 +265,29 @@ def test_a_host_header_that_is_no_host_name_gets_a_plain_400(clean_env, tmp_path
             assert refused.text == f"400: {message}\n", (host, path)
     api = client.get("/api/explain?expr=x", headers={"Host": "a..b"})
     assert api.status_code == 400 and api.json["error"] == message
+
+
+def call_with_host(app, path: str, host: str) -> tuple[str, str | None]:
+    """The app called as a server would (the test client itself cannot build the URL of a
+    Host such as xn--zz): the status line and the Location header."""
+    path, _, query = path.partition("?")
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": path, "QUERY_STRING": query,
+               "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80", "SERVER_PROTOCOL": "HTTP/1.1",
+               "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": host, "wsgi.version": (1, 0),
+               "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(), "wsgi.errors": sys.stderr,
+               "wsgi.multithread": False, "wsgi.multiprocess": False, "wsgi.run_once": False}
+    started: dict = {}
+    b"".join(app(environ, lambda status, headers, exc_info=None: started.update(
+        status=status, headers=dict(headers))))
+    return started["status"], started["headers"].get("Location")
+
+
+@pytest.mark.parametrize("host", ["xn--zz", "quiz.xn--zz.example", "xn--zz:5640"])
+def test_a_host_with_broken_punycode_is_sent_to_log_in_not_a_500(tmp_path, host):
+    """Sending a visitor to log in built the absolute URL, whose host decoding raised."""
+    app = create_app({"INSTANCE_PATH": str(tmp_path), "TESTING": True})
+    status, location = call_with_host(app, "/study/history?page=2", host)
+    assert status.startswith("302") and location == "/login?next=%2Fstudy%2Fhistory%3Fpage%3D2"
 
 
 @pytest.mark.parametrize("value", ["quiz example.com", "quiz.example.com/path", "ünïcode.example",

@@ -16,6 +16,7 @@ HOSTILE = [
     "", " ", "\t\n", "²", "١٢٣", "０.９", "123456", "9" * 40, "-" + "9" * 25, str(2**63), "-1", "0",
     "1e309", "nan", "sNaN", "-snan", "-inf", "0x10", "x" * 5000, "' OR 1=1 --", "<script>alert(1)</script>",
     "%00", "\x00", "\u202e\u200b", "🙂" * 300, "../../etc/passwd", "{{ 7 * 7 }}",
+    "1" * 400,  # int() reads it, float() cannot: NumberRange raised OverflowError (a 500)
 ]
 # The query parameters each GET route reads; a path parameter is marked "<path>".
 GET_ROUTES = {

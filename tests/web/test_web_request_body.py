@@ -7,6 +7,7 @@ import io
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from urllib.parse import quote
@@ -14,11 +15,12 @@ from urllib.parse import quote
 import pytest
 from sqlalchemy import select
 from webtest_support import csrf_token, register
+from werkzeug.exceptions import RequestTimeout
 
 from quizapp.extensions import db
 from quizapp.models import User
 from quizapp.services.explorer import EXPR_MAX
-from quizapp.web.request_body import BROKEN_BODY, STALLED_BODY, GuardedBody
+from quizapp.web.request_body import BODY_SECONDS, BROKEN_BODY, STALLED_BODY, GuardedBody
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,32 +74,57 @@ def test_a_chunked_body_over_the_limit_is_refused_not_cut_short(app, client):
     assert small.status_code == 200 and small.json["error"] is None
 
 
-class FakeSocket:
-    def __init__(self) -> None:
-        self.timeouts: list[float | None] = []
+class LoopingReader:
+    """Reads as gunicorn's body reader does: recv again and again until it has ``size``."""
 
-    def settimeout(self, value: float | None) -> None:
-        self.timeouts.append(value)
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def read(self, size: int) -> bytes:
+        data = b""
+        while len(data) < size:
+            chunk = self.sock.recv(size - len(data))
+            if not chunk:
+                break
+            data += chunk
+        return data
 
 
-class StalledStream(io.RawIOBase):
-    def readable(self) -> bool:
-        return True
+def trickle(sock: socket.socket, every: float, count: int) -> threading.Thread:
+    def send() -> None:
+        for _ in range(count):
+            time.sleep(every)
+            try:
+                sock.sendall(b"x")
+            except OSError:
+                return
+    thread = threading.Thread(target=send, daemon=True)
+    thread.start()
+    return thread
 
-    def readinto(self, _buffer) -> int:
-        raise TimeoutError  # what a socket read raises once its timeout passes
+
+def test_a_body_trickling_in_is_ended_at_its_deadline_with_a_408():
+    """A byte every 0.2 s keeps each recv short, so only a deadline over the whole read ends
+    it (a client doing this held a gunicorn thread for as long as it liked)."""
+    server, client = socket.socketpair()
+    server.settimeout(5)  # without the deadline the read would wait for its 1,000 bytes
+    with server, client:
+        trickle(client, 0.2, 20)
+        started = time.monotonic()
+        body = GuardedBody(LoopingReader(server), server, started + 0.6)
+        with pytest.raises(RequestTimeout) as stalled:
+            body.read(1000)
+        assert stalled.value.description == STALLED_BODY
+        assert 0.5 < time.monotonic() - started < 2.0
+    with pytest.raises(RequestTimeout):  # past the deadline, no read is even tried
+        GuardedBody(io.BytesIO(b"abc"), object(), time.monotonic() - 1).read(2)
 
 
-def test_a_stalled_body_is_given_what_is_left_of_its_time_then_a_408():
-    sock = FakeSocket()
-    body = GuardedBody(io.BytesIO(b"abc"), sock, time.monotonic() + 5)
-    assert body.read(2) == b"ab" and 4 < sock.timeouts[-1] <= 5
-    with pytest.raises(Exception) as late:
-        GuardedBody(io.BytesIO(b"abc"), sock, time.monotonic() - 1).read(2)
-    assert late.value.code == 408 and late.value.description == STALLED_BODY
-    with pytest.raises(Exception) as stalled:
-        GuardedBody(StalledStream(), sock, time.monotonic() + 5).read(2)
-    assert stalled.value.code == 408
+def test_a_body_that_arrives_in_time_is_read_whole():
+    server, client = socket.socketpair()
+    with server, client:
+        client.sendall(b"abc")
+        assert GuardedBody(LoopingReader(server), server, time.monotonic() + 5).read(3) == b"abc"
 
 
 def free_port() -> int:
@@ -163,3 +190,19 @@ def test_under_gunicorn_a_chain_at_the_limit_sent_by_get_reaches_the_app(gunicor
                                 "Connection: close\r\n\r\n").encode())
         assert not reply.startswith(b"HTTP/1.1 414"), reply[:200]
         assert reply.startswith((b"HTTP/1.1 200", b"HTTP/1.1 400", b"HTTP/1.1 422")), reply[:200]
+
+
+def test_under_gunicorn_a_trickling_body_gets_a_408_and_the_server_answers_meanwhile(gunicorn):
+    port, _ = gunicorn
+    slow = socket.create_connection(("127.0.0.1", port), timeout=30)
+    with slow:
+        slow.sendall(b"POST /api/explain HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+        sender = trickle(slow, 1.0, 25)
+        started = time.monotonic()
+        assert send_raw(port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                              b"Connection: close\r\n\r\n").startswith(b"HTTP/1.1")
+        reply = slow.recv(4096)
+        assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
+        assert BODY_SECONDS - 1 < time.monotonic() - started < BODY_SECONDS + 5
+        sender.join(timeout=30)

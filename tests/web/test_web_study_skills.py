@@ -196,7 +196,8 @@ def test_the_answer_is_checked_by_get_so_back_and_reload_work(app, client, skill
     assert rate_current(client, 3, first.text, answer=typed, hints_used="0").status_code == 303
     back = client.get("/study/answer", query_string=query)
     assert back.status_code == 302 and back.headers["Location"].endswith("/study")
-    assert "That puzzle has been rated since" in client.get("/study").text
+    assert "That puzzle's page is out of date: it was rated or undone since" in client.get(
+        "/study").text.replace("&#39;", "'")
     assert client.get("/study/answer").headers["Location"].endswith("/study")  # no query at all
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Review)
@@ -306,6 +307,18 @@ def test_undoing_a_first_rating_deals_a_fresh_puzzle_that_stays_on_reload(
     assert shown_puzzle(client.get("/study").text) == shown_puzzle(again)  # reload: the same
     with app.app_context():
         assert db.session.scalar(select(User.undo_count).where(User.username == "sam")) == 1
+        reviews_before = db.session.scalar(select(func.count()).select_from(Review))
+    # Back to the undone puzzle's pages: its version is 0 again, but it is not the puzzle dealt.
+    old = study_token(first)
+    checked = client.get("/study/answer", query_string={"token": old, "answer": "1",
+                                                        "hints_used": "0"})
+    assert checked.status_code == 302 and checked.headers["Location"].endswith("/study")
+    rerated = client.post("/study/rate", data={"csrf_token": csrf_token(again), "token": old,
+                                                "rating": "3", "answer": "", "hints_used": "0"})
+    assert rerated.status_code == 302
+    assert "Not saved. That puzzle" in client.get("/study").text.replace("&#39;", "'")
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Review)) == reviews_before
 
 
 def test_seeds_without_undos_are_the_ones_dealt_before_undos_were_counted():

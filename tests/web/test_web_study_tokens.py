@@ -6,7 +6,13 @@ import pytest
 from flask import Flask
 
 from quizapp.services.errors import ServiceError
-from quizapp.web.study_tokens import DAMAGED, ShownItem, sign_shown_item, verify_shown_item
+from quizapp.web.study_tokens import (
+    DAMAGED,
+    ShownItem,
+    _serializer,
+    sign_shown_item,
+    verify_shown_item,
+)
 
 SHOWN = ShownItem(user_id=7, item_id=12, version=3, seed=991, shown_at_ms=1_700_000_000_000)
 
@@ -56,3 +62,16 @@ def test_another_users_token_is_refused():
 def test_a_forged_or_cut_token_is_refused(tamper):
     with pytest.raises(ServiceError, match="damaged"):
         verify_with(tamper(sign_with("key-a")), "key-a")
+
+
+def test_a_page_shown_before_undos_were_counted_is_read_as_none_since():
+    """Five values, as tokens were signed before undo_count joined them (pages open at the
+    deploy): read with no undo since, and a sixth value that is not an int is damage."""
+    with keyed_app("key-a", []).app_context():
+        old = _serializer().dumps([7, 12, 3, 991, 1_700_000_000_000])
+        assert verify_shown_item(old, 7) == SHOWN and SHOWN.undo_count == 0
+        counted = sign_shown_item(ShownItem(7, 12, 3, 991, 1_700_000_000_000, undo_count=2))
+        assert verify_shown_item(counted, 7).undo_count == 2
+        for bad in ("2", None, True, 1.5):
+            with pytest.raises(ServiceError, match="damaged"):
+                verify_shown_item(_serializer().dumps([7, 12, 3, 991, 1, bad]), 7)

@@ -156,6 +156,17 @@
   window.addEventListener("resize", markScrollableBoxes);
   document.addEventListener("toggle", markScrollableBoxes, true);
 
+  // A puzzle's result: the verdict is what is new on the page. On a short screen (a phone held
+  // sideways) the sticky rating bar, with the suggested rating focused, covered all of it.
+  window.addEventListener("load", function () {
+    var verdict = document.querySelector("[data-verdict]");
+    var bar = document.querySelector(".rate-bar");
+    if (!verdict || !bar) return;
+    if (verdict.getBoundingClientRect().bottom > bar.getBoundingClientRect().top) {
+      verdict.scrollIntoView({ block: "start" });
+    }
+  });
+
   // Count the hints opened so the suggested rating can take them into account.
   document.addEventListener("toggle", function (event) {
     var details = event.target;
