@@ -4,6 +4,7 @@ the sticky rating bar, no key hints, fields that keep their look (notes/s10/mobi
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from webtest_support import register_in_browser
 
 from quizapp import puzzles
@@ -38,11 +39,18 @@ def test_a_sideways_phone_sees_the_verdict_and_no_key_hints(browser, live_server
     with page.expect_navigation():
         page.keyboard.press("Enter")
     page.wait_for_load_state("load")
-    page.wait_for_function("() => document.querySelector('[data-verdict]')"
-                           ".getBoundingClientRect().top < innerHeight")
-    verdict = page.locator("[data-verdict]").bounding_box()
-    bar = page.locator(".rate-bar").bounding_box()
-    assert -1 <= verdict["y"] and verdict["y"] + 30 <= bar["y"], (verdict, bar)  # its title shows
+    shown = """() => {
+        const verdict = document.querySelector('[data-verdict]').getBoundingClientRect();
+        const bar = document.querySelector('.rate-bar').getBoundingClientRect();
+        return verdict.top >= -1 && verdict.top + 30 <= bar.top;  // at least its title shows
+    }"""
+    try:
+        page.wait_for_function(shown, timeout=5000)
+    except PlaywrightTimeout:
+        verdict, bar = (page.locator(selector).bounding_box()
+                        for selector in ("[data-verdict]", ".rate-bar"))
+        raise AssertionError(f"the verdict stayed hidden: {verdict} under {bar}") from None
+    assert page.evaluate("document.activeElement.classList.contains('suggested')")
     hints = page.locator(".rate kbd")
     assert hints.count() == 4 and all(
         hints.nth(i).evaluate("key => getComputedStyle(key).display") == "none" for i in range(4))

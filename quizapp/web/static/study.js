@@ -157,15 +157,22 @@
   document.addEventListener("toggle", markScrollableBoxes, true);
 
   // A puzzle's result: the verdict is what is new on the page. On a short screen (a phone held
-  // sideways) the sticky rating bar, with the suggested rating focused, covered all of it.
-  window.addEventListener("load", function () {
+  // sideways) the sticky rating bar, with the suggested rating focused, covered all of it. The
+  // suggested button is focused here without scrolling (the browser then skips its autofocus,
+  // whose scroll put the verdict out of sight), and the verdict is brought clear of the bar.
+  function showVerdict() {
     var verdict = document.querySelector("[data-verdict]");
-    var bar = document.querySelector(".rate-bar");
-    if (!verdict || !bar) return;
-    if (verdict.getBoundingClientRect().bottom > bar.getBoundingClientRect().top) {
+    var suggested = document.querySelector(".rate-bar .suggested");
+    if (!verdict || !suggested) return;
+    if (document.activeElement !== suggested) suggested.focus({ preventScroll: true });
+    var bar = suggested.closest(".rate-bar");
+    var box = verdict.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > bar.getBoundingClientRect().top) {
       verdict.scrollIntoView({ block: "start" });
     }
-  });
+  }
+  showVerdict();
+  window.addEventListener("load", showVerdict);
 
   // Count the hints opened so the suggested rating can take them into account.
   document.addEventListener("toggle", function (event) {
