@@ -157,7 +157,7 @@ def review(
     scheduler = _build_scheduler(desired_retention)
     card, log = _answer_each_rating(
         scheduler, _count_in_study_days(_card_from_state(state), moment, zone), moment,
-        duration_ms)[grade]
+        duration_ms, up_to=grade)[grade]
     if zone is not None and card.due - moment >= timedelta(days=1):
         # fsrs schedules whole days (fuzzing is off): that many study days after today's.
         card.due = compute_day_start_after(moment, (card.due - moment).days, zone)
@@ -194,17 +194,19 @@ def preview_intervals(
 
 
 def _answer_each_rating(scheduler: Scheduler, card: Card, moment: datetime,
-                        duration_ms: int | None) -> dict[int, tuple[Card, ReviewLog]]:
+                        duration_ms: int | None, *, up_to: int = EASY
+                        ) -> dict[int, tuple[Card, ReviewLog]]:
     """fsrs's card and log for each rating at ``moment``, with day-long intervals in order as
     Anki keeps them: Hard < Good < Easy, a day apart at least. fsrs schedules each rating on its
     own, and with a small stability or a high retention it gave two of them the same number of
     days, so two buttons promised the same ("Good 1d / Easy 1d"; notes/s10/product.md). Only
-    the due moves; stability and difficulty stay fsrs's (Anki does the same)."""
+    the due moves; stability and difficulty stay fsrs's (Anki does the same). A rating's due
+    depends only on the ratings below it, so a review computes those ``up_to`` its own."""
     answers = {rating: scheduler.review_card(card, Rating(rating), review_datetime=moment,
                                              review_duration=duration_ms)
-               for rating in RATINGS}
+               for rating in RATINGS if rating <= up_to}
     previous_days = None  # the last passing rating's whole days, when day-long
-    for rating in (HARD, GOOD, EASY):
+    for rating in (HARD, GOOD, EASY)[: max(up_to - 1, 0)]:
         reviewed, log = answers[rating]
         if reviewed.due - moment < timedelta(days=1):
             continue  # a learning step (minutes): the steps keep their own order

@@ -136,7 +136,7 @@ def rate():
         abort(400, DAMAGED if "token" in form.errors else
               "Pick one of Again, Hard, Good or Easy. Nothing was saved.")
     shown = verify_shown_item(form.token.data, current_user.id)
-    if shown.seed is not None and shown.undo_count != current_user.undo_count:
+    if shown.predates_undo(current_user.undo_count):
         # The state version is the service's to check; an undo since also dealt a new puzzle.
         flash(f"Not saved. {OUTDATED_PUZZLE}", "warning")
         return redirect(url_for("study.index"))

@@ -24,11 +24,15 @@ class ShownItem:
     shown_at_ms: int  # server time the page was rendered, for the review's duration
     undo_count: int = 0  # the user's undos when it was shown (the seed depends on them)
 
+    def predates_undo(self, undo_count: int) -> bool:
+        """A puzzle shown before the user's latest undo: that undo dealt a fresh puzzle, even
+        where it set the version back, as undoing a first rating does."""
+        return self.seed is not None and self.undo_count != undo_count
+
     def is_current(self, version: int, undo_count: int) -> bool:
         """Whether this page still shows the item as it is: the same state version and, for a
-        puzzle, no undo since (an undo deals a fresh puzzle, even where it sets the version
-        back, as undoing a first rating does)."""
-        return self.version == version and (self.seed is None or self.undo_count == undo_count)
+        puzzle, no undo since."""
+        return self.version == version and not self.predates_undo(undo_count)
 
 
 def _serializer() -> URLSafeSerializer:

@@ -14,6 +14,7 @@ import yaml
 from puzzles_support import PAIR_IDS, PAIRS, built
 
 from quizapp.puzzles import LEVELS, families, generate, registry
+from quizapp.puzzles.distractors import contiguous_strides
 from quizapp.puzzles.rng import PuzzleRng
 
 KEYS = {
@@ -239,16 +240,20 @@ def test_reshape_alias_hints_for_ravel_follow_contiguity_not_the_view_rule():
 
 
 def test_contiguity_answers_do_not_call_different_strides_equal():
-    """"its strides (1, 2) are the row-major strides (1, 1)" read as a contradiction: where a
-    size-1 dim's stride differs, the text says they match once size-1 dims are set aside."""
-    said = re.compile(r"its strides (\([^)]*\)) are the row-major strides (\([^)]*\))")
-    seen_set_aside = 0
-    for family in ("size_one_contiguity", "is_contiguous"):
-        spec = next((f for f in families() if f["id"] == family), None)
-        for level in spec["levels"] if spec else ():
+    """"its strides (1, 2) are the row-major strides (1, 1)" read as a contradiction: strides
+    are called the row-major ones only when they are, and otherwise said to match them once
+    size-1 dims are set aside."""
+    said = re.compile(r"its strides (\([^)]*\)) (are|match) the row-major strides .*?"
+                      r"for shape (\([^)]*\))")
+    seen = Counter()
+    for family in ("size_one_contiguity", "contiguous_after"):  # the families that say it
+        spec = next(f for f in families() if f["id"] == family)
+        for level in spec["levels"]:
             for seed in range(150):
                 text = generate(family, level, seed)["explanation"]
-                for mine, wanted in said.findall(text):
-                    assert mine == wanted, (family, level, seed)
-                seen_set_aside += "once size-1 dims are set aside" in text
-    assert seen_set_aside > 0
+                for strides, verb, shape in said.findall(text):
+                    equal = ast.literal_eval(strides) == tuple(
+                        contiguous_strides(ast.literal_eval(shape)))
+                    assert (verb == "are") == equal, (family, level, seed, text)
+                    seen[verb] += 1
+    assert seen["are"] > 0 and seen["match"] > 0  # both wordings do come up
