@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -10,6 +11,8 @@ from sqlalchemy.orm import Session
 
 from quizapp import puzzles, srs
 from quizapp.models import User
+from quizapp.puzzles.parsing import ParseError
+from quizapp.puzzles.picking import compose_answer
 from quizapp.puzzles.registry import MAX_SEED
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.reviews import Rated, apply_rating
@@ -73,12 +76,17 @@ GUESSABLE_KINDS = frozenset({"bool", "choice", "choices"})
 
 def check_skill_answer(
     skill: StudyItem, seed: int, answer: str, *, seconds: float | None, hints_used: int,
-    state: ItemState | None = None,
+    state: ItemState | None = None, picks: Sequence[str] = (),
 ) -> CheckedAnswer:
     """Judge ``answer`` with quizapp.puzzles.check and suggest a rating (srs.suggest_rating):
     Easy only for a skill in review (``state``, not new or in learning steps) and an answer
-    no guess could give."""
+    no guess could give. ``picks`` are the options ticked on the page, read with the typed
+    ``answer`` by puzzles.picking.compose_answer."""
     puzzle = generate_skill_puzzle(skill, seed)
+    try:
+        answer = compose_answer(puzzle, answer, picks)
+    except ParseError as exc:
+        return CheckedAnswer(puzzle, answer, False, "", str(exc), None)
     verdict = puzzles.check(puzzle, answer)
     if verdict.get("error"):
         return CheckedAnswer(puzzle, answer, False, verdict.get("feedback") or "",

@@ -12,7 +12,7 @@ from quizapp import srs
 from quizapp.puzzles.rendering import fmt_answer
 from quizapp.services.settings import compute_user_zone
 from quizapp.services.study_queue import LastReview
-from quizapp.web.markdown import render_markdown, render_python
+from quizapp.web.markdown import render_markdown, render_markdown_inline, render_python
 from quizapp.web.runtime import current_time
 
 # What the answer box expects, by the puzzle's answer_kind.
@@ -121,6 +121,7 @@ def register_filters(app: Flask) -> None:
     app.add_template_filter(format_local_day, "local_day")
     app.add_template_global(current_zone_name, "user_zone_name")
     app.add_template_filter(render_markdown, "markdown")
+    app.add_template_filter(render_markdown_inline, "markdown_inline")
     app.add_template_filter(render_python, "python")
     app.add_template_filter(format_answer, "answer_text")
     app.add_template_filter(format_relative_time, "relative_time")

@@ -9,6 +9,7 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     DecimalField,
+    Field,
     HiddenField,
     IntegerField,
     PasswordField,
@@ -27,6 +28,7 @@ from wtforms.validators import (
 )
 
 from quizapp import srs
+from quizapp.puzzles.picking import MAX_PICKS
 from quizapp.services.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MIN
 from quizapp.services.reviews import ANSWER_MAX
 from quizapp.services.settings import (
@@ -123,9 +125,11 @@ class AsciiDigitsMixin:
     not_a_number: str  # the message of the field class it is mixed into
 
     def process_formdata(self, valuelist: list[str]) -> None:
-        if valuelist and not valuelist[0].strip():  # "Not a valid integer value." said wrongly
+        # A browser posts a number field it cannot read ("ten", "0,85" in some) as empty, so
+        # an empty field is not called empty: the person may have typed something.
+        if valuelist and not valuelist[0].strip():
             self.data = None
-            raise ValueError(self.gettext("Type a number: the field is empty."))
+            raise ValueError(self.gettext(NUMBER_MISSING))
         # No field takes more than a few digits; NumberRange turns a 400-digit int into a float
         # (math.isnan) and raised OverflowError, a 500 (notes/s10/retest.md).
         if valuelist and len(valuelist[0].strip()) > NUMBER_CHARS_MAX:
@@ -135,19 +139,25 @@ class AsciiDigitsMixin:
         if valuelist and not valuelist[0].strip().isascii():
             self.data = None
             raise ValueError(self.gettext(self.not_a_number))
-        super().process_formdata(valuelist)
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:  # WTForms says "Not a valid integer value." of "5.5" and "1e1"
+            raise ValueError(self.gettext(self.not_a_number)) from None
+
+
+NUMBER_MISSING = "Type a number, in digits."
 
 
 class NumberField(AsciiDigitsMixin, IntegerField):
     """A whole number typed with the digits 0-9."""
 
-    not_a_number = "Not a valid integer value."
+    not_a_number = "Use a whole number, in digits, e.g. 20."
 
 
 class DecimalNumberField(AsciiDigitsMixin, DecimalField):
     """A decimal number typed with the digits 0-9."""
 
-    not_a_number = "Not a valid decimal value."
+    not_a_number = "Use a number in digits, with a point for decimals, e.g. 0.9."
 
 
 class LoginForm(FlaskForm):
@@ -169,8 +179,8 @@ class PasswordForm(FlaskForm):
 
 
 def stop_if_unreadable(_form: FlaskForm, field) -> None:
-    """A value that could not be read as a number has already said so ("Not a valid integer
-    value."); the range check after it would only add a second message about the same thing."""
+    """A value that could not be read as a number has already said so ("Use a whole number…");
+    the range check after it would only add a second message about the same thing."""
     if field.process_errors:
         raise StopValidation()
 
@@ -251,13 +261,36 @@ class RateForm(StudyForm):
     hints_used = NumberField(default=0, validators=[NumberRange(0, 2)])
 
 
+class PicksField(Field):
+    """Every value sent under the field's name: the options ticked on a puzzle page."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = list(valuelist)
+
+    def pre_validate(self, form: FlaskForm) -> None:
+        # The page writes these values (letters, yes, no, none): anything longer is damage.
+        if len(self.data or ()) > MAX_PICKS or any(len(value) > PICK_MAX for value in self.data):
+            raise StopValidation("The options sent are damaged.")
+
+
+PICK_MAX = 10
+EMPTY_ANSWER = "Type an answer first."
+PICK_FIRST = "Pick an option, or type the answer, first."
+
+
 class AnswerForm(StudyForm):
-    """A typed answer to a puzzle; checking it reveals the solution and suggests a rating."""
+    """A puzzle's answer, typed or picked; checking it reveals the solution and suggests a
+    rating. The typed text may be empty where options were picked (puzzles.picking)."""
 
     token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
     answer = StringField("Your answer", validators=[
-        DataRequired(message="Type an answer first."), Length(1, ANSWER_MAX)])
+        Length(max=ANSWER_MAX, message=f"An answer is at most {ANSWER_MAX} characters long.")])
+    pick = PicksField(default=())
     hints_used = NumberField(default=0, validators=[NumberRange(0, 2)])
+
+    def validate_answer(self, field: StringField) -> None:
+        if not (field.data or "").strip() and not self.pick.data:
+            raise StopValidation(EMPTY_ANSWER)
 
 
 class UndoForm(StudyForm):

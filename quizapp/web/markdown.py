@@ -94,6 +94,12 @@ def render_markdown(text: str) -> Markup:
     return Markup(sanitize_html(_MARKDOWN.render(text or "")))  # noqa: S704 (sanitised by nh3)
 
 
+@lru_cache(maxsize=4096)
+def render_markdown_inline(text: str) -> Markup:
+    """One line of Markdown without its paragraph: for text inside a <label> (phrasing only)."""
+    return Markup(sanitize_html(_MARKDOWN.renderInline(text or "")))  # noqa: S704 (nh3)
+
+
 @lru_cache(maxsize=1024)
 def render_python(code: str) -> Markup:
     return Markup(sanitize_html(compute_highlighted(compute_code_tokens(code))))  # noqa: S704

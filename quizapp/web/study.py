@@ -7,11 +7,19 @@ from flask_login import current_user, login_required
 
 from quizapp import srs
 from quizapp.extensions import db
+from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats
 from quizapp.services.errors import Conflict, ServiceError
 from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS
-from quizapp.web.forms import ANSWER_MAX, AnswerForm, RateForm, UndoForm
+from quizapp.web.forms import (
+    ANSWER_MAX,
+    EMPTY_ANSWER,
+    PICK_FIRST,
+    AnswerForm,
+    RateForm,
+    UndoForm,
+)
 from quizapp.web.runtime import current_time, new_puzzle_seed
 from quizapp.web.study_tokens import (
     DAMAGED,
@@ -58,12 +66,16 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
     if item.is_card:  # a puzzle shows its rating buttons only with the result (study.answer)
         context["intervals"] = reviews.compute_interval_labels(view.state, current_user, now)
         return render_template("study/card.html", card=item, **context), status
-    context["puzzle"] = skill_reviews.generate_skill_puzzle(item, shown.seed)
+    puzzle = context["puzzle"] = skill_reviews.generate_skill_puzzle(item, shown.seed)
+    context["picks"] = compute_pick_options(puzzle)
+    context["picked"] = {p.lower() for p in answer_form.pick.data} if answer_form else set()
     context["typed_answer"] = answer_form.answer.data if answer_form else None
     context["hints_used"] = (answer_form.hints_used.data if answer_form else None) or 0
+    if answer_error == EMPTY_ANSWER and context["picks"]:
+        answer_error = PICK_FIRST
     context["answer_error"] = answer_error
     context["answer_max"] = ANSWER_MAX
-    context["answer_hint"] = ANSWER_HINTS.get(context["puzzle"].get("answer_kind"), "")
+    context["answer_hint"] = ANSWER_HINTS.get(puzzle.get("answer_kind"), "")
     return render_template("study/puzzle.html", skill=item, **context), status
 
 
@@ -95,7 +107,7 @@ def answer():
         return redirect(url_for("study.index"))
     form = AnswerForm(request.args) if by_get else AnswerForm()
     if not form.validate():
-        if form.errors.keys() & {"token", "hints_used"}:  # fields the page wrote, not the person
+        if form.errors.keys() & {"token", "hints_used", "pick"}:  # fields the page wrote, not the person
             abort(400, DAMAGED)
         shown = _verify_or_none(form.token.data)
         message = "; ".join(e for errors in form.errors.values() for e in errors)
@@ -108,8 +120,8 @@ def answer():
     now = current_time()
     seconds = compute_duration_ms(shown, now) / 1000
     checked = skill_reviews.check_skill_answer(
-        skill, shown.seed, form.answer.data, seconds=seconds, hints_used=form.hints_used.data or 0,
-        state=state)
+        skill, shown.seed, form.answer.data or "", seconds=seconds,
+        hints_used=form.hints_used.data or 0, state=state, picks=form.pick.data)
     if checked.error:
         return render_queue_page(status=422, shown=shown, answer_form=form,
                                  answer_error=checked.error)

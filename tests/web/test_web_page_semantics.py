@@ -143,4 +143,4 @@ def test_a_number_that_cannot_be_read_gets_one_message_not_two(client, bank, fie
     response = post_settings(client, **{field: "lots"})
     assert response.status_code == 400
     errors = re.findall(rf'id="{field}-error-\d+">([^<]+)<', response.text)
-    assert len(errors) == 1 and errors[0].startswith("Not a valid"), errors
+    assert len(errors) == 1 and errors[0].startswith("Use a "), errors

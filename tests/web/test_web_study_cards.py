@@ -498,9 +498,17 @@ def test_settings_reject_out_of_range_values(app, client, bank):
     # A third decimal would be saved, then shown rounded and saved back rounded unasked.
     assert "Use at most two decimals" in response.text and 'value="0.955"' in response.text
     for field in ("new_per_day", "reviews_per_day", "desired_retention"):
+        # Empty is also what a browser posts for a number field holding "ten" (notes/s11).
         empty = post_settings(client, page, **{field: "  "})
-        assert empty.status_code == 400 and "Type a number: the field is empty." in empty.text
-        assert "Not a valid" not in empty.text, field
+        assert empty.status_code == 400 and "Type a number, in digits." in empty.text
+        assert "Not a valid" not in empty.text and "empty" not in empty.text, field
+    for field, typed in (("new_per_day", "5.5"), ("reviews_per_day", "1e1"),
+                         ("new_per_day", "ten")):  # WTForms' own words were "Not a valid …"
+        response = post_settings(client, page, **{field: typed})
+        assert response.status_code == 400 and "Use a whole number, in digits, e.g. 20." in (
+            response.text), (field, typed)
+    response = post_settings(client, page, desired_retention="0,85")
+    assert "Use a number in digits, with a point for decimals, e.g. 0.9." in response.text
     with app.app_context():
         user = db.session.scalar(select(User))
         assert (user.desired_retention, user.new_per_day) == (0.9, 20)

@@ -16,6 +16,7 @@ from quizapp import puzzles, srs
 from quizapp.extensions import db
 from quizapp.models import Item, Review, Skill, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
+from quizapp.puzzles.picking import PICKABLE_KINDS
 from quizapp.services import skill_reviews
 from quizapp.services.study_items import ItemState, StudyItem, compute_sql_literal
 from quizapp.services.study_queue import count_queue
@@ -171,7 +172,10 @@ def test_an_unreadable_answer_is_not_judged_and_nothing_is_lost(app, client, ski
     assert 'value="¿¿ what ??"' in response.text  # the typed answer is kept
     assert len(seeds.given) == before  # the same puzzle is shown again
     empty = post_answer(client, page, "")
-    assert empty.status_code == 400 and "Type an answer first" in empty.text
+    # A page with options to pick asks for a pick or a typed answer; others for a typed one.
+    asked = ("Pick an option, or type the answer, first" if puzzle["answer_kind"] in PICKABLE_KINDS
+             else "Type an answer first")
+    assert empty.status_code == 400 and asked in empty.text
     with app.app_context():
         assert db.session.scalar(select(Review).where(Review.item.has(kind="skill"))) is None
 
@@ -264,7 +268,7 @@ def test_oversized_answers_are_refused_at_the_checkers_own_limit(client, skill_b
     assert f'maxlength="{MAX_RESPONSE_CHARS}"' in page
     response = post_answer(client, page, "1" * (MAX_RESPONSE_CHARS + 1))
     assert response.status_code == 400
-    assert f"between 1 and {MAX_RESPONSE_CHARS} characters" in response.text
+    assert f"An answer is at most {MAX_RESPONSE_CHARS} characters long." in response.text
     at_limit = post_answer(client, page, "(" + "1, " * ((MAX_RESPONSE_CHARS - 2) // 3) + ")")
     assert at_limit.status_code in (200, 422)  # read by the checker, whatever its verdict
     assert "at most" not in at_limit.text

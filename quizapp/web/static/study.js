@@ -200,6 +200,41 @@
       ". Save settings to keep it.";
   });
 
+  // A puzzle's options: ticking one writes the answer box ("B", "A, C", "yes"), and a box that
+  // reads as options ticks them, so what is ticked and what is typed never disagree when sent
+  // (without this script the server compares them and asks which was meant).
+  function pickInputs(fieldset) {
+    return Array.prototype.slice.call(fieldset.querySelectorAll('input[name="pick"]'));
+  }
+  function pickedText(fieldset) {
+    var values = pickInputs(fieldset).filter(function (i) { return i.checked; })
+      .map(function (i) { return i.value; });
+    return fieldset.dataset.picks === "choices" ? values.join(", ") : (values[0] || "");
+  }
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    var fieldset = input.closest && input.closest("[data-picks]");
+    if (!fieldset || input.name !== "pick") return;
+    if (input.type === "checkbox" && input.checked) {  // "None of them" excludes every option
+      pickInputs(fieldset).forEach(function (other) {
+        if (other !== input && (other.value === "none") !== (input.value === "none")) other.checked = false;
+      });
+    }
+    var box = input.form && input.form.querySelector("#answer");
+    if (box) box.value = pickedText(fieldset);
+  });
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    var fieldset = box.id === "answer" && box.form && box.form.querySelector("[data-picks]");
+    if (!fieldset) return;
+    var words = box.value.trim().toLowerCase().split(/[\s,]+/).filter(Boolean);
+    var inputs = pickInputs(fieldset);
+    var values = inputs.map(function (i) { return i.value.toLowerCase(); });
+    var readable = words.length > 0 && words.every(function (w) { return values.indexOf(w) >= 0; }) &&
+      (fieldset.dataset.picks === "choices" || words.length === 1);
+    inputs.forEach(function (i) { i.checked = readable && words.indexOf(i.value.toLowerCase()) >= 0; });
+  });
+
   // A double click must not send a second rating: the server would refuse it anyway.
   document.addEventListener("submit", function (event) {
     var form = event.target;
