@@ -22,9 +22,19 @@ def describe_assignment(expr: str) -> str | None:
     return f"write the chain itself, without {assigned.group(1)!r}" if assigned else None
 
 
-def describe_query(name: str) -> str | None:
+# The Contiguous column is Tensor.is_contiguous() with no argument (row-major); a format asked
+# for by memory_format= is another question, whose answer the column may contradict.
+FORMAT_QUERY = (".is_contiguous(memory_format=...) is not a column: the table's Contiguous column "
+                "is the default, row-major contiguity, which a channels_last tensor does not "
+                "have. Leave the call out and read the Stride column: channels_last-contiguous "
+                "strides grow C, W, H, N (e.g. shape (2, 3, 4, 5), strides (60, 1, 15, 3))")
+
+
+def describe_query(name: str, with_arguments: bool = False) -> str | None:
     """Where the table answers ``.name`` (a method or an attribute), or None when ``name``
-    asks nothing it shows."""
+    asks nothing it shows; ``with_arguments``: the call passed some (``memory_format=``)."""
+    if name == "is_contiguous" and with_arguments:
+        return FORMAT_QUERY
     if name not in QUERY_COLUMNS:
         return None
     return (f".{name} is answered for every step in the table's {QUERY_COLUMNS[name]} column: "

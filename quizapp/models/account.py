@@ -42,6 +42,9 @@ class User(UserMixin, db.Model):
     # undone first rating sets back to 0; counting undos into the seed deals a fresh puzzle
     # instead of the one whose answer was just shown (web.runtime.derive_puzzle_seed).
     undo_count: Mapped[int] = mapped_column(default=0, server_default="0")
+    # The item of the latest undo: a page of another item shown before that one undo is still
+    # current (services.reviews.predates_undo).
+    last_undo_item_id: Mapped[int | None]
 
     def get_id(self) -> str:
         """Not a Flask-Login identity on its own: an identity names one login (LoginSession),

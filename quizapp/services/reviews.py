@@ -25,10 +25,15 @@ ANSWER_MAX = MAX_RESPONSE_CHARS  # the longest answer the puzzle checker reads
 DURATION_MAX_MS = 60 * 60 * 1000
 # A second click sends the same rating, but another tab may have rated the item otherwise:
 # say which rating stands and how to change it, not only that this one was dropped.
+# It is also what a page from before an undo of a later rating gets (the undo moves the version
+# on), so it claims no more than that the item changed since (notes/s11/review.md #5).
 STALE_MESSAGE = (
-    "Not saved: the item was already rated (a second click, or another tab), and that earlier "
-    "rating stands. Undo takes it back if you want to rate it again."
+    "Not saved: this item was rated or undone since this page was shown (a second click, or "
+    "another tab), and what was saved then stands. Undo takes back your latest rating if you "
+    "want to change it."
 )
+OUTDATED_PUZZLE = ("That puzzle's page is out of date: it was rated or undone since, so here is "
+                   "what comes next.")
 HISTORY_PER_PAGE = 50
 
 
@@ -56,6 +61,23 @@ UPDATE_STATE = (update(_STATE_TABLE)
                 .values(state=bindparam("new_state"), due=bindparam("new_due"),
                         learning=bindparam("learning"), version=bindparam("version_after"),
                         reps=_STATE_TABLE.c.reps + 1, last_reviewed_at=bindparam("now")))
+
+
+LOAD_UNDOS = (select(User.undo_count, User.last_undo_item_id)
+              .where(User.id == bindparam("user_id")))
+
+
+def predates_undo(page_undos: int, page_version: int, item_id: int, undos: int,
+                  last_undo_item_id: int | None) -> bool:
+    """Whether a puzzle page shown after ``page_undos`` undos is out of date by an undo since
+    (the user has made ``undos``, the latest of ``last_undo_item_id``). Undoing a later rating
+    moves the state version on, which the version check sees; only undoing a first rating sets
+    it back to 0, so only a page of a new item, whose own first rating may have been rated and
+    undone since, needs this. After two or more undos it is not known which items they took back,
+    so such a page is refused, as it was before the item was stored."""
+    if undos == page_undos or page_version > 0:
+        return False
+    return undos != page_undos + 1 or last_undo_item_id == item_id
 
 
 def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
@@ -92,9 +114,11 @@ def apply_rating(
     session: Session, user: User, item: StudyItem, state: ItemState | None, rating: int,
     now: datetime, *, seen_version: int, duration_ms: int | None = None,
     answer: str | None = None, correct: bool | None = None, puzzle_seed: int | None = None,
+    seen_undos: int | None = None,
 ) -> Rated:
     """record_review once the item and the user's state for it are read (load_item_and_state):
-    schedule with FSRS, then the write transaction."""
+    schedule with FSRS, then the write transaction. ``seen_undos``: the user's undos when a
+    puzzle's page was shown, checked in that transaction (predates_undo)."""
     srs.validate_rating(rating)
     if duration_ms is not None:
         duration_ms = max(0, min(int(duration_ms), DURATION_MAX_MS))
@@ -120,12 +144,13 @@ def apply_rating(
     # Everything is computed; the write transaction is two statements and a commit, so the
     # database's write lock is held as briefly as possible.
     with serialize_writes(session):
-        review_id = apply_review(session, None if is_new else state.id, result, review_row)
+        review_id = apply_review(session, None if is_new else state.id, result, review_row,
+                                 seen_undos)
     return Rated(review_id, item.title, result.due)
 
 
 def apply_review(session: Session, state_id: int | None, result: srs.ReviewResult,
-                 review_row: dict) -> int:
+                 review_row: dict, seen_undos: int | None = None) -> int:
     """The write transaction of record_review: the state change and the log entry, committed.
 
     ``state_id`` None inserts the user's first state for the item; otherwise the row moves from
@@ -141,6 +166,13 @@ def apply_review(session: Session, state_id: int | None, result: srs.ReviewResul
         except IntegrityError:
             session.rollback()
             raise Conflict(STALE_MESSAGE) from None
+        # Read after the insert, in its transaction: an undo of this item's first rating that
+        # committed after the page's own check is seen here (notes/s11/review.md #3).
+        if seen_undos is not None and predates_undo(
+                seen_undos, 0, review_row["item_id"],
+                *session.connection().execute(LOAD_UNDOS, {"user_id": review_row["user_id"]}).one()):
+            session.rollback()
+            raise Conflict(f"Not saved. {OUTDATED_PUZZLE}")
     else:
         changed = session.connection().execute(UPDATE_STATE, {
             "row_id": state_id, "seen_version": version_after - 1, "new_state": result.state,
@@ -218,7 +250,7 @@ def undo_review(session: Session, user: User, review_id: int, now: datetime) -> 
         raise Conflict("That rating was already undone or changed; nothing was undone.")
     # A new puzzle for the item, not the one just answered (web.runtime.derive_puzzle_seed).
     session.execute(update(User).where(User.id == user.id)
-                    .values(undo_count=User.undo_count + 1)
+                    .values(undo_count=User.undo_count + 1, last_undo_item_id=review.item_id)
                     .execution_options(synchronize_session=False))
     session.commit()
     return item

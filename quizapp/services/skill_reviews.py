@@ -102,6 +102,7 @@ def check_skill_answer(
 def record_skill_review(
     session: Session, user: User, item_id: int, seed: int, answer: str, rating: int,
     now: datetime, *, seen_version: int, duration_ms: int | None, hints_used: int = 0,
+    seen_undos: int | None = None,
 ) -> Rated:
     """Rate a skill: the answer is judged again from the seed, so the log's correctness is ours."""
     skill, state = load_skill_and_state(session, user, item_id)
@@ -109,4 +110,4 @@ def record_skill_review(
     correct = None if checked.error else checked.correct
     return apply_rating(
         session, user, skill, state, rating, now, seen_version=seen_version, duration_ms=duration_ms,
-        answer=answer, correct=correct, puzzle_seed=seed)
+        answer=answer, correct=correct, puzzle_seed=seed, seen_undos=seen_undos)

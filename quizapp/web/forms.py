@@ -295,6 +295,7 @@ class AnswerForm(StudyForm):
 
 class UndoForm(StudyForm):
     review_id = NumberField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
+    review_token = HiddenField(validators=[Length(0, TOKEN_MAX)])  # web.study_tokens
 
 
 class ExplainQueryForm(FlaskForm):

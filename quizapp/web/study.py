@@ -9,7 +9,8 @@ from quizapp import srs
 from quizapp.extensions import db
 from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats
-from quizapp.services.errors import Conflict, ServiceError
+from quizapp.services.errors import Conflict, NotFound, ServiceError
+from quizapp.services.reviews import OUTDATED_PUZZLE
 from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS
 from quizapp.web.forms import (
@@ -26,21 +27,25 @@ from quizapp.web.study_tokens import (
     ShownItem,
     compute_duration_ms,
     epoch_ms,
+    is_own_review,
+    sign_own_review,
     sign_shown_item,
     verify_shown_item,
 )
 
 bp = Blueprint("study", __name__)
+ALREADY_UNDONE = ("That rating was undone already (a second click, or another tab); nothing more "
+                  "was undone.")
 RATING_LABELS = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
-OUTDATED_PUZZLE = ("That puzzle's page is out of date: it was rated or undone since, so here is "
-                   "what comes next.")
 
 
 @bp.context_processor
-def shortcut_flag() -> dict[str, bool]:
-    """Whether this person's study pages answer Space, 1-4 and u (a setting; on by default)."""
+def study_page_context() -> dict:
+    """Whether this person's study pages answer Space, 1-4 and u (a setting; on by default),
+    and the Undo form's proof that its review is theirs."""
     return {"keyboard_shortcuts": bool(current_user.is_authenticated
-                                       and current_user.keyboard_shortcuts)}
+                                       and current_user.keyboard_shortcuts),
+            "own_review_token": lambda review_id: sign_own_review(current_user.id, review_id)}
 
 
 def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
@@ -58,7 +63,7 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
         return render_template("study/empty.html", **context), status
     version = view.state.version if view.state else 0
     undos = current_user.undo_count
-    if shown is None or shown.item_id != item.id or not shown.is_current(version, undos):
+    if shown is None or shown.item_id != item.id or not shown.is_current(version, current_user):
         seed = new_puzzle_seed(current_user.id, item.id, version, undos) if item.is_skill else None
         shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now), undos)
         answer_form = None
@@ -114,7 +119,7 @@ def answer():
         return render_queue_page(status=400, shown=shown, answer_form=form, answer_error=message)
     shown = verify_shown_item(form.token.data, current_user.id)
     skill, state = skill_reviews.load_skill_and_state(db.session, current_user, shown.item_id)
-    if not shown.is_current(state.version if state else 0, current_user.undo_count):
+    if not shown.is_current(state.version if state else 0, current_user):
         flash(OUTDATED_PUZZLE, "info")  # rated or undone since (Back after rating, or undo)
         return redirect(url_for("study.index"))
     now = current_time()
@@ -148,8 +153,8 @@ def rate():
         abort(400, DAMAGED if "token" in form.errors else
               "Pick one of Again, Hard, Good or Easy. Nothing was saved.")
     shown = verify_shown_item(form.token.data, current_user.id)
-    if shown.predates_undo(current_user.undo_count):
-        # The state version is the service's to check; an undo since also dealt a new puzzle.
+    if shown.predates_undo(current_user):
+        # The service checks again in its write transaction, which an undo may have beaten.
         flash(f"Not saved. {OUTDATED_PUZZLE}", "warning")
         return redirect(url_for("study.index"))
     now = current_time()
@@ -159,7 +164,7 @@ def rate():
             skill_reviews.record_skill_review(
                 db.session, current_user, shown.item_id, shown.seed, form.answer.data or "",
                 form.rating.data, now, seen_version=shown.version, duration_ms=duration,
-                hints_used=form.hints_used.data or 0)
+                hints_used=form.hints_used.data or 0, seen_undos=shown.undo_count)
         else:
             reviews.record_review(
                 db.session, current_user, shown.item_id, form.rating.data, now,
@@ -182,6 +187,11 @@ def undo():
                                    current_time())
     except Conflict as exc:
         flash(exc.message, "warning")
+        return redirect(url_for("study.index"), 303)
+    except NotFound:
+        if not is_own_review(form.review_token.data, current_user.id, form.review_id.data):
+            raise  # an unknown id, or another user's: the same 404
+        flash(ALREADY_UNDONE, "info")  # a second click on Undo (without JavaScript)
         return redirect(url_for("study.index"), 303)
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
     return redirect(url_for("study.index"), 303)

@@ -7,7 +7,9 @@ from datetime import datetime
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from quizapp.models import User
 from quizapp.services.errors import ServiceError
+from quizapp.services.reviews import predates_undo
 from quizapp.web.signing import current_serializer
 
 SALT = "quizapp.study-page"
@@ -24,15 +26,16 @@ class ShownItem:
     shown_at_ms: int  # server time the page was rendered, for the review's duration
     undo_count: int = 0  # the user's undos when it was shown (the seed depends on them)
 
-    def predates_undo(self, undo_count: int) -> bool:
-        """A puzzle shown before the user's latest undo: that undo dealt a fresh puzzle, even
-        where it set the version back, as undoing a first rating does."""
-        return self.seed is not None and self.undo_count != undo_count
+    def predates_undo(self, user: User) -> bool:
+        """A puzzle shown before an undo of its item's first rating, which set the version
+        back and dealt a fresh puzzle (services.reviews.predates_undo)."""
+        return self.seed is not None and predates_undo(
+            self.undo_count, self.version, self.item_id, user.undo_count, user.last_undo_item_id)
 
-    def is_current(self, version: int, undo_count: int) -> bool:
+    def is_current(self, version: int, user: User) -> bool:
         """Whether this page still shows the item as it is: the same state version and, for a
-        puzzle, no undo since."""
-        return self.version == version and not self.predates_undo(undo_count)
+        puzzle, no undo since that took it back."""
+        return self.version == version and not self.predates_undo(user)
 
 
 def _serializer() -> URLSafeSerializer:
@@ -60,6 +63,23 @@ def verify_shown_item(token: str, user_id: int) -> ShownItem:
     if user != user_id:
         raise ServiceError("This study page belongs to another account. Nothing was saved.")
     return ShownItem(user, item, version, seed, shown_at, undo_count)
+
+
+# The Undo form's own proof that its review was this user's: a second click on Undo finds the
+# review gone, and is told it was undone, not a 404 (notes/s11/nojs.md #2). A review id with
+# no such proof still gets the 404 that another user's id gets.
+OWN_REVIEW_SALT = "quizapp.own-review"
+
+
+def sign_own_review(user_id: int, review_id: int) -> str:
+    return current_serializer(OWN_REVIEW_SALT).dumps([user_id, review_id])
+
+
+def is_own_review(token: str | None, user_id: int, review_id: int) -> bool:
+    try:
+        return current_serializer(OWN_REVIEW_SALT).loads(token or "") == [user_id, review_id]
+    except BadSignature:
+        return False
 
 
 def epoch_ms(moment: datetime) -> int:

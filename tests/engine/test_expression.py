@@ -196,3 +196,20 @@ def test_a_question_the_table_answers_points_at_its_column(query: str, column: s
     assert len(chain.steps) == 2  # the steps before it still run
     assert f"table's {column} column" in chain.error.message
     assert "expected a supported op" in parse_expression("torch.arange(6).foo()").error.message
+
+
+@pytest.mark.parametrize("call", ["is_contiguous(memory_format=torch.channels_last)",
+                                  "is_contiguous(torch.channels_last)"])
+def test_a_memory_format_question_is_not_sent_to_the_row_major_column(call: str) -> None:
+    """The Contiguous column is is_contiguous() with no argument: for a channels_last tensor it
+    says no where this question's answer is yes (notes/s11/review.md #2)."""
+    import torch
+
+    chain = parse_expression(f"torch.empty(2, 4, 5, 3).permute(0, 3, 1, 2).{call}")
+    assert "is not a column" in chain.error.message
+    assert "Contiguous column is the default, row-major contiguity" in chain.error.message
+    # The message's own example is right, by torch.
+    x = torch.empty(2, 4, 5, 3).permute(0, 3, 1, 2)
+    assert (tuple(x.shape), x.stride()) == ((2, 3, 4, 5), (60, 1, 15, 3))
+    assert x.is_contiguous(memory_format=torch.channels_last) and not x.is_contiguous()
+    assert "shape (2, 3, 4, 5), strides (60, 1, 15, 3)" in chain.error.message

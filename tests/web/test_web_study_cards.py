@@ -299,7 +299,28 @@ def test_double_submit_is_counted_once(app, client, bank):
     second = rate_current(client, 3, page)
     assert first.status_code == second.status_code == 303
     assert len(reviews_of(app, "sam")) == 1
-    assert "Not saved: the item was already rated" in client.get("/study").text
+    assert "Not saved: this item was rated or undone since this page was shown" in client.get(
+        "/study").text
+
+
+def test_a_page_from_before_an_undo_is_not_told_its_rating_stands(app, client, bank, clock):
+    """Rated from a kept page, then undone (the version moves on): a rating from the older page
+    was told "that earlier rating stands", of a rating undone (notes/s11/review.md #5)."""
+    register(client, "sam")
+    first = client.get("/study").text
+    rate_current(client, 1, first)  # Again: the card stays in learning steps
+    clock.advance(minutes=2)
+    kept = client.get("/study").text  # the same card, due again: version 1
+    assert shown_key(kept) == shown_key(first)
+    assert rate_current(client, 3, kept).status_code == 303
+    page = client.get("/study").text
+    review_id = re.search(r'name="review_id" type="hidden" value="(\d+)"', page).group(1)
+    client.post("/study/undo", data={"csrf_token": csrf_token(page), "review_id": review_id})
+    assert rate_current(client, 4, kept).status_code == 303
+    shown = client.get("/study").text
+    assert "rated or undone since this page was shown" in shown
+    assert "earlier rating stands" not in shown
+    assert [review.rating for review in reviews_of(app, "sam")] == [1]
 
 
 def test_bad_ratings_and_tampered_tokens_are_refused(app, client, bank):
@@ -664,3 +685,32 @@ def test_a_link_is_shown_and_saved_as_the_zone_it_names(app, client, bank):
     assert saved.status_code == 303
     with app.app_context():
         assert db.session.scalar(select(User.time_zone)) == "America/New_York"
+
+
+def test_a_second_click_on_undo_is_told_the_rating_was_undone(app, client, bank):
+    """Without JavaScript a slow second click on Undo posts the same form again: it found the
+    review gone and showed a 404 saying "Nothing was undone" of an undo that had happened
+    (notes/s11/nojs.md #2). The form carries a signed proof that the review was this user's,
+    so the second post leads back to Study and says so; without the proof, or with another
+    user's, an id that is not in the history is still a 404."""
+    register(client, "sam")
+    rate_current(client, 3)
+    rate_current(client, 3)
+    page = client.get("/study").text
+    form = dict(re.findall(r'<input (?:id="\w+" )?name="(csrf_token|review_id|review_token)" '
+                           r'type="hidden" value="([^"]*)"', page))
+    assert set(form) == {"csrf_token", "review_id", "review_token"}
+    first = client.post("/study/undo", data=form)
+    second = client.post("/study/undo", data=form)
+    assert first.status_code == second.status_code == 303
+    assert "That rating was undone already" in client.get("/study").text
+    assert len(reviews_of(app, "sam")) == 1  # one undo, not two
+    unsigned = client.post("/study/undo", data={**form, "review_token": ""})
+    assert unsigned.status_code == 404 and "not in your history" in unsigned.text
+    other = app.test_client()
+    register(other, "tess")
+    theirs = client.post("/study/undo", data={**form, "review_id": "999999"})
+    assert theirs.status_code == 404  # the proof names one review, not any
+    tess_page = other.get("/study").text
+    stolen = other.post("/study/undo", data={**form, "csrf_token": csrf_token(tess_page)})
+    assert stolen.status_code == 404  # and one user

@@ -122,5 +122,8 @@ def test_undo_gone_at_the_turn_of_the_day_is_explained_for_a_while(app, client, 
     page = client.get("/study").text
     assert "data-undo-form" not in page
     assert "made before the study day turned over at 04:00, so it can no longer be undone" in page
-    clock.advance(hours=2)
+    # Two hours after the rating (README), not after 04:00: 05:57 still, 05:59 no more.
+    clock.advance(hours=1, minutes=55)
+    assert "can no longer be undone" in client.get("/study").text
+    clock.advance(minutes=2)
     assert "can no longer be undone" not in client.get("/study").text

@@ -10,7 +10,14 @@ from datetime import UTC, datetime
 import pytest
 from markupsafe import escape
 from sqlalchemy import func, select
-from webtest_support import csrf_token, rate_current, reach_first_skill, register, study_token
+from webtest_support import (
+    csrf_token,
+    login,
+    rate_current,
+    reach_first_skill,
+    register,
+    study_token,
+)
 
 from quizapp import puzzles, srs
 from quizapp.extensions import db
@@ -20,6 +27,7 @@ from quizapp.puzzles.picking import PICKABLE_KINDS
 from quizapp.services import skill_reviews
 from quizapp.services.study_items import ItemState, StudyItem, compute_sql_literal
 from quizapp.services.study_queue import count_queue
+from quizapp.web import study as study_view
 from quizapp.web.filters import format_answer
 from quizapp.web.runtime import derive_puzzle_seed
 from quizapp.web.study_tokens import DAMAGED
@@ -125,12 +133,19 @@ def test_easy_is_suggested_only_in_review_and_for_answers_no_guess_gives():
         return ItemState(id=1, version=2, state={}, due=datetime(2026, 1, 1, tzinfo=UTC),
                          last_reviewed_at=None, learning=learning)
 
-    typed, guessable = skill("fresh_strides", "junior"), skill("storage_index", "junior")
-    for item in (typed, guessable):
+    # One skill of every answer kind: typed ones (tuple, int, nested list) can be Easy; a
+    # choice, several choices or yes/no cannot (notes/s11/review.md: only choice was tried).
+    kinds = {"tuple": skill("fresh_strides", "junior"), "int": skill("value_at", "middle"),
+             "text": skill("tolist", "junior"), "choice": skill("storage_index", "junior"),
+             "choices": skill("viewable_shapes", "principal"),
+             "bool": skill("contiguous_after", "junior")}
+    for kind, item in kinds.items():
         puzzle = skill_reviews.generate_skill_puzzle(item, 5)
+        assert puzzle["answer_kind"] == kind
         right = format_answer(puzzle["answer"], puzzle["answer_kind"])
+        typed = kind not in ("choice", "choices", "bool")
         for item_state, expected in ((None, srs.GOOD), (state(True), srs.GOOD),
-                                     (state(False), srs.EASY if item is typed else srs.GOOD)):
+                                     (state(False), srs.EASY if typed else srs.GOOD)):
             checked = skill_reviews.check_skill_answer(item, 5, right, seconds=4.0, hints_used=0,
                                                        state=item_state)
             assert checked.correct and checked.suggested_rating == expected, (item.key, item_state)
@@ -338,3 +353,85 @@ def test_derived_seeds_change_with_each_part_and_stay_in_range():
              for version in (0, 1, 2)}
     assert len(seeds) == 24 and all(0 <= seed < 2**63 for seed in seeds)
     assert derive_puzzle_seed(b"k" * 32, 1, 5, 0) == derive_puzzle_seed(b"k" * 32, 1, 5, 0)
+
+
+def undo_latest(client) -> None:
+    page = client.get("/study").text
+    review_id = re.search(r'name="review_id" type="hidden" value="(\d+)"', page).group(1)
+    response = client.post("/study/undo", data={"csrf_token": csrf_token(page),
+                                                "review_id": review_id})
+    assert response.status_code == 303
+
+
+def skill_reviews_of(app, key: str) -> list[tuple[int, int]]:
+    with app.app_context():
+        return [tuple(row) for row in db.session.execute(
+            select(Review.rating, Review.puzzle_seed).join(Item, Review.item_id == Item.id)
+            .where(Item.key == key))]
+
+
+def test_an_undo_of_another_item_leaves_an_open_puzzle_page_current(app, client, skill_bank,
+                                                                     seeds):
+    """Tab 1 has checked a new skill's puzzle; tab 2 undoes the card rated before it. Tab 1's
+    rating is saved with its puzzle (it was thrown away: notes/s11/review.md #1)."""
+    register(client, "sam")
+    page = reach_first_skill(client)  # the cards before it were rated Easy
+    key = shown(page)[1]
+    seed = seeds.given[-1]
+    result = client.get("/study/answer", query_string={
+        "token": study_token(page), "answer": "1", "hints_used": "0"})
+    assert result.status_code in (200, 422)
+    other_tab = app.test_client()
+    login(other_tab, "sam")
+    undo_latest(other_tab)  # a card's rating, not the skill's
+    checked = client.get("/study/answer", query_string={
+        "token": study_token(page), "answer": "yes", "hints_used": "0"})
+    assert checked.status_code != 302  # still the puzzle on the page, not "out of date"
+    rated = rate_current(client, 3, page, answer="yes", hints_used="0")
+    assert rated.status_code == 303
+    assert skill_reviews_of(app, key) == [(3, seed)]
+    assert "out of date" not in client.get("/study").text
+
+
+def test_a_new_skills_page_from_before_two_undos_is_refused(app, client, skill_bank):
+    """After two undos it is not known which items they took back (only the latest is stored),
+    so a page of a new skill shown before them is refused, as before notes/s11/review.md #1."""
+    register(client, "sam")
+    page = reach_first_skill(client)
+    key = shown(page)[1]
+    other_tab = app.test_client()
+    login(other_tab, "sam")
+    undo_latest(other_tab)
+    undo_latest(other_tab)  # two cards' ratings
+    stale = rate_current(client, 3, page, answer="", hints_used="0")
+    assert stale.status_code == 302
+    assert "Not saved. That puzzle" in client.get("/study").text.replace("&#39;", "'")
+    assert skill_reviews_of(app, key) == []
+
+
+def test_an_undo_committed_after_the_pages_check_still_refuses_its_rating(app, client,
+                                                                         skill_bank, monkeypatch):
+    """The rating view checks the page against the user's undos, then the service writes: an
+    undo of the skill's first rating landing in between set the version back to 0, and the
+    rating of the puzzle whose answer was shown was saved (notes/s11/review.md #3). The
+    service checks again inside its write transaction."""
+    register(client, "sam")
+    page = reach_first_skill(client)
+    key = shown(page)[1]
+    other_tab = app.test_client()
+    login(other_tab, "sam")
+    assert rate_current(other_tab, 1).status_code == 303  # the skill's first rating, its own page
+    real = study_view.compute_duration_ms
+
+    def undo_meanwhile(shown_item, now):  # runs between the view's check and the write
+        monkeypatch.setattr(study_view, "compute_duration_ms", real)
+        undo_latest(other_tab)
+        return real(shown_item, now)
+
+    monkeypatch.setattr(study_view, "compute_duration_ms", undo_meanwhile)
+    stale = rate_current(client, 3, page, answer="", hints_used="0")
+    assert stale.status_code == 303
+    assert "Not saved. That puzzle" in client.get("/study").text.replace("&#39;", "'")
+    assert skill_reviews_of(app, key) == []
+    with app.app_context():
+        assert db.session.scalar(select(User.undo_count).where(User.username == "sam")) == 1

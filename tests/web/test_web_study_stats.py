@@ -142,7 +142,7 @@ def test_the_page_shows_the_figures_and_needs_an_account(app, client, bank, cloc
     assert client.get("/study/stats").status_code == 302
     register(client, "sam")
     page = client.get("/study/stats").text
-    assert "No item past its learning steps has come up for review yet" in page
+    assert "No item past its learning steps has come up for review in the last 30 days" in page
     assert 'aria-current="page">Stats</a>' in page
     answer_after(client, clock, GOOD, 42)
     page = client.get("/study/stats").text
