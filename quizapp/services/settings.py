@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, tzinfo
 
 from sqlalchemy.orm import Session
@@ -63,6 +63,47 @@ def read_settings(user: User) -> StudySettings:
     return StudySettings(
         user.desired_retention, user.new_per_day, user.reviews_per_day, user.time_zone,
         user.keyboard_shortcuts)
+
+
+SETTING_LABELS = {"desired_retention": "Desired retention", "new_per_day": "New items per day",
+                  "reviews_per_day": "Reviews per day", "time_zone": "Time zone",
+                  "keyboard_shortcuts": "Keyboard shortcuts"}
+
+
+@dataclass(frozen=True)
+class MergedSettings:
+    """What a Settings form saves: ``kept`` names the settings changed elsewhere since the form
+    was shown and left as saved there; ``replaced`` those changed there and on this form too."""
+
+    settings: StudySettings
+    kept: tuple[str, ...]
+    replaced: tuple[str, ...]
+
+
+def _same(name: str, one: object, other: object) -> bool:
+    if name == "desired_retention":  # shown with two decimals, stored as given
+        return round(float(one), 2) == round(float(other), 2)
+    return one == other
+
+
+def merge_settings(shown: StudySettings, submitted: StudySettings,
+                   stored: StudySettings) -> MergedSettings:
+    """A form shown with ``shown`` saves only what the person changed on it: a setting it left
+    as shown keeps what is stored now, which another tab or device may have changed meanwhile
+    (notes/s11/settings.md #1: an older tab saving only a new retention put the zone and the
+    new-item limit back). Where both changed one setting, this form's value, the later, wins."""
+    values, kept, replaced = {}, [], []
+    for field in fields(StudySettings):
+        name = field.name
+        was, typed, now = (getattr(s, name) for s in (shown, submitted, stored))
+        elsewhere = not _same(name, now, was)
+        if _same(name, typed, was):
+            values[name] = now
+            kept += [name] if elsewhere else []
+        else:
+            values[name] = typed
+            replaced += [name] if elsewhere and not _same(name, now, typed) else []
+    return MergedSettings(StudySettings(**values), tuple(kept), tuple(replaced))
 
 
 def update_settings(session: Session, user: User, settings: StudySettings) -> None:

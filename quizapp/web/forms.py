@@ -210,6 +210,9 @@ class SettingsForm(FlaskForm):
     # An unticked box is not posted at all: this says the form carried the box, so a form
     # without it (a page opened before the setting existed, a script) leaves the setting alone.
     keyboard_shortcuts_shown = HiddenField()
+    # The settings this form was shown with, signed (web.settings.sign_shown_settings); one
+    # that does not verify only makes the save take every field as posted.
+    shown_settings = HiddenField()
 
     def __init__(self, *args, now: datetime, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, astuple
 
 from flask import Blueprint, current_app, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
+from itsdangerous import BadSignature
 
 from quizapp.extensions import db
 from quizapp.services import accounts
 from quizapp.services.errors import LoginThrottled, ServiceError
-from quizapp.services.settings import StudySettings, read_settings, update_settings
+from quizapp.services.settings import (
+    SETTING_LABELS,
+    MergedSettings,
+    StudySettings,
+    merge_settings,
+    read_settings,
+    update_settings,
+)
 from quizapp.web.auth import (
     compute_retry_headers,
     current_login_limits,
@@ -22,12 +30,54 @@ from quizapp.web.auth import (
 )
 from quizapp.web.forms import PasswordForm, SettingsForm
 from quizapp.web.runtime import client_address, current_time
+from quizapp.web.signing import current_serializer
 
 bp = Blueprint("settings", __name__)
 
 
-def render_settings_page(settings_form: SettingsForm, password_form: PasswordForm, status: int):
-    return render_template("settings.html", form=settings_form, password_form=password_form), status
+# The settings a form was shown with ride in it, signed, so a save changes only what the
+# person changed on that form (services.settings.merge_settings).
+SHOWN_SALT = "quizapp.settings-shown"
+
+
+def sign_shown_settings(settings: StudySettings) -> str:
+    return current_serializer(SHOWN_SALT).dumps([current_user.id, *astuple(settings)])
+
+
+def read_shown_settings(token: str | None) -> StudySettings | None:
+    """The settings the posted form was shown with; None from a page without them (older)."""
+    try:
+        user_id, *values = current_serializer(SHOWN_SALT).loads(token or "")
+        return StudySettings(*values) if user_id == current_user.id else None
+    except (BadSignature, ValueError, TypeError):
+        return None
+
+
+def describe_merge(merged: MergedSettings) -> str:
+    """"Settings saved." and, where another tab or device saved something meanwhile, what."""
+    text = "Settings saved."
+    if merged.kept:
+        kept = ", ".join(f"{SETTING_LABELS[name]} {format_setting(merged.settings, name)}"
+                         for name in merged.kept)
+        text += f" Kept what another tab or device saved after this page was opened: {kept}."
+    if merged.replaced:
+        names = ", ".join(SETTING_LABELS[name] for name in merged.replaced)
+        text += f" Yours replaced what was saved there meanwhile for: {names}."
+    return text
+
+
+def format_setting(settings: StudySettings, name: str) -> str:
+    value = getattr(settings, name)
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+def render_settings_page(settings_form: SettingsForm, password_form: PasswordForm, status: int,
+                         shown_settings: str | None = None):
+    return render_template(
+        "settings.html", form=settings_form, password_form=password_form,
+        shown_settings=shown_settings or sign_shown_settings(read_settings(current_user))), status
 
 
 @bp.route("/settings", methods=["GET", "POST"])
@@ -35,20 +85,26 @@ def render_settings_page(settings_form: SettingsForm, password_form: PasswordFor
 def index():
     current = read_settings(current_user)
     form = SettingsForm(data=asdict(current), now=current_time())
+    shown = read_shown_settings(form.shown_settings.data) if form.is_submitted() else None
     if form.validate_on_submit():
+        base = shown or current  # a page without them: every field as posted, as before
+        submitted = StudySettings(
+            float(form.desired_retention.data), form.new_per_day.data, form.reviews_per_day.data,
+            form.time_zone.data, form.chosen_shortcuts(base.keyboard_shortcuts))
         try:
-            update_settings(db.session, accounts.load_account(db.session, current_user.id),
-                            StudySettings(
-                                float(form.desired_retention.data), form.new_per_day.data,
-                                form.reviews_per_day.data, form.time_zone.data,
-                                form.chosen_shortcuts(current.keyboard_shortcuts)))
+            account = accounts.load_account(db.session, current_user.id)
+            merged = merge_settings(base, submitted, read_settings(account))
+            update_settings(db.session, account, merged.settings)
         except ServiceError as exc:
             form.desired_retention.errors = [exc.message]
-            return render_settings_page(form, PasswordForm(formdata=None), 400)
-        flash("Settings saved.", "success")
+            return render_settings_page(form, PasswordForm(formdata=None), 400,
+                                        form.shown_settings.data if shown else None)
+        flash(describe_merge(merged), "success")
         return redirect(url_for("settings.index"), 303)
+    # A refused form keeps the settings it was first shown with, for the merge once corrected.
     return render_settings_page(form, PasswordForm(formdata=None),
-                                400 if form.is_submitted() else 200)
+                                400 if form.is_submitted() else 200,
+                                form.shown_settings.data if shown else None)
 
 
 @bp.route("/settings/password", methods=["POST"])
