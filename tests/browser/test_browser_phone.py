@@ -70,3 +70,25 @@ def test_sign_in_fields_tell_a_phone_what_they_hold(browser, live_server):
         "fields => fields.map(field => parseFloat(getComputedStyle(field).fontSize))")
     assert sizes and min(sizes) >= 16  # a phone's browser zooms into a smaller focused field
     page.context.close()
+
+
+@pytest.mark.parametrize(("width", "height"), [(844, 390), (667, 375)])
+def test_without_javascript_a_sideways_phone_sees_the_verdict_too(browser, live_server, width,
+                                                                   height):
+    """With the suggested button autofocused, the browser scrolled it into view and the verdict
+    went under the sticky bar where no script brought it back (notes/s11/nojs.md #1)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
+                                  is_mobile=True, java_script_enabled=False)
+    page = context.new_page()
+    base = live_server["url"]
+    register_in_browser(page, base, f"nojs{width}")
+    reach_puzzle_by_tapping(page)
+    family, level = page.locator("article").get_attribute("data-item-key").split("/")
+    puzzle = puzzles.generate(family, level, live_server["seeds"].given[-1])
+    page.fill("#answer", format_answer(puzzle["answer"], puzzle["answer_kind"]))
+    with page.expect_navigation():
+        page.tap("button[type=submit].primary")
+    assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
+    verdict, bar = (page.locator(selector).bounding_box() for selector in ("#verdict", ".rate-bar"))
+    assert verdict["y"] >= 0 and verdict["y"] + verdict["height"] <= bar["y"] + 1, (verdict, bar)
+    context.close()

@@ -87,12 +87,12 @@ def test_the_suggested_rating_is_described_by_the_verdict(client, skill_bank):
         "hints_used": "0"})
     assert answered.status_code == 200, kind  # judged, right or wrong
     page = Elements(answered.text)
-    suggested = [b for b in page.rate_buttons() if "autofocus" in b["attrs"]]
+    suggested = [b for b in page.rate_buttons() if "suggested" in b["attrs"]["class"]]
     assert len(suggested) == 1
     verdict, when = description(page, suggested[0])
     assert verdict.startswith(("Correct You answered", "Not quite You answered")), verdict
     assert when.startswith("due again in ")
-    others = [b for b in page.rate_buttons() if "autofocus" not in b["attrs"]]
+    others = [b for b in page.rate_buttons() if "suggested" not in b["attrs"]["class"]]
     assert all(len(description(page, b)) == 1 for b in others)
 
 

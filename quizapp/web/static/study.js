@@ -158,8 +158,9 @@
 
   // A puzzle's result: the verdict is what is new on the page. On a short screen (a phone held
   // sideways) the sticky rating bar, with the suggested rating focused, covered all of it. The
-  // suggested button is focused here without scrolling (the browser then skips its autofocus,
-  // whose scroll put the verdict out of sight), and the verdict is brought clear of the bar.
+  // suggested button is focused here without scrolling, as in Anki a key then rates (without
+  // this script the verdict itself has the autofocus), and the verdict is brought clear of the
+  // bar.
   function showVerdict() {
     var verdict = document.querySelector("[data-verdict]");
     var suggested = document.querySelector(".rate-bar .suggested");
