@@ -56,7 +56,7 @@ def _select(t, result, dim, index):
     d = dim % len(t[0])
     return (
         f"select removes dim {d} (size {t[0][d]}) and moves the offset by "
-        f"{index % t[0][d]}*{t[1][d]} to {result[2]}"
+        f"{index % t[0][d]}×{t[1][d]} to {result[2]}"
     )
 
 
@@ -70,7 +70,7 @@ def _tensor_split_sections(t, d, sections, count):
         longer = f"so the first {extra} are one longer"
     return (
         f"tensor_split makes {count_text(count, 'view')} along dim {d}: "
-        f"{t[0][d]} = {sections}*{base} + {extra}, {longer}"
+        f"{t[0][d]} = {sections}×{base} + {extra}, {longer}"
     )
 
 
@@ -132,7 +132,7 @@ OUTCOME_WHY = {
     ),
     "narrow": lambda t, result, d, start, length: (
         f"narrow keeps {count_text(length, 'entry')} of dim {d} from {start}: offset "
-        f"{t[2]} + {start}*{t[1][d]} = {result[2]}"
+        f"{t[2]} + {start}×{t[1][d]} = {result[2]}"
     ),
     "select": _select,
     "unbind": lambda t, d, count: (

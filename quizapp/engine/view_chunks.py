@@ -89,7 +89,7 @@ def refused_view_text(shape: tuple, stride: tuple, new_shape: tuple) -> str:
         return text + " have to split the outermost chunk unevenly"
     i, j, st, span = brk
     if shape[j] != 1:
-        need = f"stride[{j}]*size[{j}]={stride[j]}*{shape[j]}={span}"
+        need = f"stride[{j}]×size[{j}]={stride[j]}×{shape[j]}={span}"
     else:  # a size-1 dim's own stride is ignored; the chunk it starts spans this far
         need = (
             f"{span}, the span of the chunk that starts at dim {j} (its size-1 stride is ignored)"

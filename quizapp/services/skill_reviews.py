@@ -31,6 +31,7 @@ class CheckedAnswer:
     feedback: str
     error: str | None
     suggested_rating: int | None
+    normalized: object = None  # the answer as read: a letter, a list of letters, a tuple...
 
 
 def validate_seed(seed: int) -> int:
@@ -96,7 +97,8 @@ def check_skill_answer(
     suggested = srs.suggest_rating(
         correct, seconds=seconds, hints_used=hints_used,
         can_be_easy=in_review and puzzle["answer_kind"] not in GUESSABLE_KINDS)
-    return CheckedAnswer(puzzle, answer, correct, verdict.get("feedback") or "", None, suggested)
+    return CheckedAnswer(puzzle, answer, correct, verdict.get("feedback") or "", None, suggested,
+                         verdict.get("normalized"))
 
 
 def record_skill_review(

@@ -64,3 +64,30 @@ def test_table_alignment_is_a_class_the_content_security_policy_allows():
 def test_a_class_typed_into_markdown_does_not_reach_the_page():
     html = str(markdown.render_markdown('| a |\n|---|\n| <td class="x"> |\n'))
     assert '<td class="x"' not in html and '&lt;td class="x"&gt;' in html  # shown as text
+
+
+def test_puzzle_texts_render_without_emphasis_their_authors_never_wrote():
+    """Puzzle prompts, hints, explanations and wrong-answer feedback are Markdown written by
+    code around the engine's plain text: its products ("stride[1]*size[1]=15*5") paired their
+    stars into italics and lost them (notes/s11). No puzzle text means to emphasise, so no
+    rendered one may hold <em>; feedback is rendered inline, its `code` spans as code."""
+    from quizapp.puzzles import families
+    from quizapp.puzzles.checking import describe_wrong
+    from quizapp.puzzles.registry import build
+
+    rendered = 0
+    for family in families():
+        for level in family["levels"]:
+            for seed in range(25):
+                puzzle, _ = build(family["id"], level, seed)
+                for text in (puzzle["prompt"], puzzle["explanation"], *puzzle["hints"]):
+                    assert "<em>" not in markdown.render_markdown(text), puzzle["id"]
+                    rendered += 1
+                wrong = {"bool": not puzzle["answer"], "choices": [],
+                         "choice": "b" if puzzle["answer"] == "a" else "a"}
+                if puzzle["answer_kind"] in wrong:
+                    feedback = describe_wrong(puzzle, wrong[puzzle["answer_kind"]])
+                    html = markdown.render_markdown_inline(feedback)
+                    assert "<em>" not in html and "`" not in html.replace("&#96;", ""), feedback
+                    rendered += 1
+    assert rendered > 2000

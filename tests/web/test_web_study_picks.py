@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from markupsafe import escape
 from sqlalchemy import select
 from webtest_support import (
     concepts_for,
@@ -153,3 +154,36 @@ def test_nothing_picked_or_typed_asks_for_either_and_damaged_picks_are_refused(
     for damaged in (("A",) * 9, ("A" * 11,)):
         response = answer(client, page, "", damaged)
         assert response.status_code == 400 and DAMAGED in response.text
+
+
+@pytest.mark.parametrize("first_puzzle", ["choice"], indirect=True)
+def test_the_result_marks_the_pick_and_the_answer_in_words(client, first_puzzle) -> None:
+    page, puzzle = first_puzzle
+    right = puzzle["answer"].upper()
+    wrong = next(letter for letter in "ABCD"[: len(puzzle["choices"])] if letter != right)
+    result = answer(client, page, "", (wrong,)).text
+    items = re.findall(r"<li(?: class=\"([^\"]*)\")?><span class=\"choice-text\">.*?</li>", result,
+                       re.S)
+    assert len(items) == len(puzzle["choices"])
+    marks = dict(zip("ABCD", items, strict=False))
+    assert marks[right] == "choice-right" and marks[wrong].strip() == "choice-picked"
+    assert all(not mark for letter, mark in marks.items() if letter not in (right, wrong))
+    assert result.count('<span class="choice-flag">the answer</span>') == 1
+    assert result.count('<span class="choice-flag">your pick</span>') == 1
+    both = answer(client, page, "", (right,)).text
+    assert both.count('<span class="choice-flag">your pick, the answer</span>') == 1
+
+
+def test_feedback_shows_its_code_as_code(app, client, clock, seeds) -> None:
+    """Wrong-answer feedback names code in backticks (error_raised: "That is what
+    `x.narrow(1, 5, 0)` does"), which the result page showed as typed."""
+    load_one_skill(app, clock, "error_raised", "senior")
+    register(client, "pat")
+    page = reach_first_skill(client)
+    puzzle = puzzles.generate("error_raised", "senior", seeds.given[-1])
+    wrong, feedback = next((letter, puzzles.check(puzzle, letter)["feedback"])
+                           for letter in "ABCD" if "`" in puzzles.check(puzzle, letter)["feedback"])
+    verdict = re.search(r'<div class="verdict[^>]*>.*?</div>', answer(client, page, wrong).text,
+                        re.S).group(0)
+    assert "`" not in verdict
+    assert re.sub(r"`([^`]*)`", r"<code>\1</code>", str(escape(feedback))) in verdict
