@@ -204,8 +204,8 @@ class _ChainParser:
                                       column)
             return Step("attribute", name, (), (), f".{name}", column), i + 1
         if name not in METHOD_NAMES:
-            asked = called and bool(nodes[i + 1].args or nodes[i + 1].keywords)
-            raise ExpressionError(describe_query(name, asked) or f"expected a supported op (."
+            raise ExpressionError(describe_query(name, nodes[i + 1] if called else None)
+                                  or f"expected a supported op (."
                                   f"{', .'.join(sorted(METHOD_NAMES))}, .T, .mT), got .{name}",
                                   column)
         if not called:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 
 # "x = torch.randn(4, 6)": a line of code pasted with its assignment (a statement, so a syntax
@@ -30,12 +31,20 @@ FORMAT_QUERY = (".is_contiguous(memory_format=...) is not a column: the table's 
                 "strides grow C, W, H, N (e.g. shape (2, 3, 4, 5), strides (60, 1, 15, 3))")
 
 
-def describe_query(name: str, with_arguments: bool = False) -> str | None:
-    """Where the table answers ``.name`` (a method or an attribute), or None when ``name``
-    asks nothing it shows; ``with_arguments``: the call passed some (``memory_format=``)."""
-    if name == "is_contiguous" and with_arguments:
+def describe_query(name: str, call: ast.Call | None = None) -> str | None:
+    """Where the table answers ``.name`` (a method or an attribute, ``call`` its call if any),
+    or None when ``name`` asks nothing it shows."""
+    if name == "is_contiguous" and call is not None and _asks_another_format(call):
         return FORMAT_QUERY
     if name not in QUERY_COLUMNS:
         return None
     return (f".{name} is answered for every step in the table's {QUERY_COLUMNS[name]} column: "
             f"leave it out (the explorer follows ops that make a tensor)")
+
+
+def _asks_another_format(call: ast.Call) -> bool:
+    """Whether is_contiguous(...) names a memory format other than torch.contiguous_format,
+    the default the Contiguous column answers (notes/s11/retest.md #4)."""
+    values = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return any(not (isinstance(value, ast.Attribute) and value.attr == "contiguous_format")
+               for value in values)

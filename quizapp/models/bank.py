@@ -66,6 +66,8 @@ class Card(Item):
     red_flags: Mapped[list[Any]] = mapped_column(JSON)  # [markdown, ...]
     source_path: Mapped[str] = mapped_column(String(SOURCE_PATH_MAX))
     content_hash: Mapped[str] = mapped_column(String(64))
+    # Everything the card shows, lower case, for search (services.card_search.compute_search_text).
+    search_text: Mapped[str] = mapped_column(Text, default="", server_default="")
 
 
 class Skill(Item):

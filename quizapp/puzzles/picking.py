@@ -64,14 +64,14 @@ def compose_answer(puzzle: Mapping[str, Any], typed: str, picks: Sequence[str]) 
     picked = compute_picked_text(kind, validate_picks(puzzle, picks))
     if not typed:
         return picked
-    try:
-        agrees = (parse_response(kind, typed, puzzle.get("choices"))
-                  == parse_response(kind, picked, puzzle.get("choices")))
-    except ParseError:
-        agrees = False
-    if agrees:
-        return typed
     shown = typed if len(typed) <= QUOTED_CHARS else typed[:QUOTED_CHARS - 1] + "…"
+    try:
+        read = parse_response(kind, typed, puzzle.get("choices"))
+    except ParseError as exc:  # the box cannot be read: say so, not that it disagrees
+        raise ParseError(f"The box holds “{shown}”, which cannot be read here: {exc} Clear it "
+                         "to answer with what you ticked.") from None
+    if read == parse_response(kind, picked, puzzle.get("choices")):
+        return typed
     raise ParseError(f"You picked {describe_picked(kind, picked)} but typed “{shown}”: "
                      "clear the box, or pick what you typed.")
 

@@ -9,8 +9,14 @@ from sqlalchemy.orm import Session, load_only, selectinload
 
 from quizapp.models import Card, Concept, ItemConcept
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
+from quizapp.services.card_search import (
+    compute_search_condition,
+    compute_title_rank,
+    suggest_search,
+)
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.paging import check_page_number, count_pages
+from quizapp.services.search_text import compute_search_words
 from quizapp.services.study_items import CARD, ITEM
 
 PER_PAGE = 25
@@ -32,6 +38,7 @@ class CardPage:
     total: int
     page: int
     pages: int
+    suggestion: str | None = None  # a search that found nothing: the query spelled as the bank
 
 
 def list_concepts(session: Session) -> list[Concept]:
@@ -67,7 +74,10 @@ def compute_card_conditions(filters: CardFilters) -> tuple[list, list]:
     if filters.concept:
         on_item.append(ITEM.c.id.in_(
             select(ItemConcept.item_id).where(ItemConcept.concept == filters.concept)))
-    if filters.text.strip():
+    words = compute_search_words(filters.text)
+    if words:
+        on_card.append(compute_search_condition(words))
+    elif filters.text.strip():  # punctuation only ("()", "%"): as typed, in titles and questions
         pattern = f"%{escape_like(filters.text.strip())}%"
         on_card.append(or_(ITEM.c.title.ilike(pattern, escape="\\"),
                            CARD.c.question.ilike(pattern, escape="\\")))
@@ -75,7 +85,8 @@ def compute_card_conditions(filters: CardFilters) -> tuple[list, list]:
 
 
 def list_cards(session: Session, filters: CardFilters) -> CardPage:
-    """Active cards matching every given filter, in level then importance then title order."""
+    """Active cards matching every given filter: with search words, those with every word in
+    the title first; then in the bank's order (level, importance, then its own)."""
     validate_filters(session, filters)
     on_item, on_card = compute_card_conditions(filters)
     # Counted on the item table alone where the filters allow: joining card reads each card's
@@ -85,13 +96,18 @@ def list_cards(session: Session, filters: CardFilters) -> CardPage:
         select(func.count()).select_from(counted).where(*on_item, *on_card)) or 0
     pages = count_pages(total, PER_PAGE)
     page = min(filters.page, pages)
+    words = compute_search_words(filters.text)
+    # A search lists the cards whose title holds every word first (the bank's own order
+    # within each part); without one, level then importance, as the study queue takes them.
+    order = [compute_title_rank(words)] if words else []
     cards = list(session.scalars(
         select(Card).where(*on_item, *on_card)
         .options(load_only(Card.key, Card.title, Card.level, Card.importance, Card.new_order),
                  selectinload(Card.concepts))
-        .order_by(Card.new_order, Card.key)
+        .order_by(*order, Card.new_order, Card.key)
         .offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
-    return CardPage(cards, total, page, pages)
+    suggestion = suggest_search(session, words) if words and not total else None
+    return CardPage(cards, total, page, pages, suggestion)
 
 
 def load_card(session: Session, key: str) -> Card:

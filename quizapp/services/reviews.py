@@ -67,17 +67,17 @@ LOAD_UNDOS = (select(User.undo_count, User.last_undo_item_id)
               .where(User.id == bindparam("user_id")))
 
 
-def predates_undo(page_undos: int, page_version: int, item_id: int, undos: int,
+def predates_undo(page_undos: int, item_id: int, undos: int,
                   last_undo_item_id: int | None) -> bool:
     """Whether a puzzle page shown after ``page_undos`` undos is out of date by an undo since
-    (the user has made ``undos``, the latest of ``last_undo_item_id``). Undoing a later rating
-    moves the state version on, which the version check sees; only undoing a first rating sets
-    it back to 0, so only a page of a new item, whose own first rating may have been rated and
-    undone since, needs this. After two or more undos it is not known which items they took back,
-    so such a page is refused, as it was before the item was stored."""
-    if undos == page_undos or page_version > 0:
+    (the user has made ``undos``, the latest of ``last_undo_item_id``). Undoing an item's first
+    rating deletes its state, so its versions start again and a page of any version may look
+    current (notes/s11/retest.md #1); an undo of another item changes nothing on the page. After
+    two or more undos, or one from before the item was stored (None), it is not known which
+    items they took back, so such a page is refused, as before the item was stored."""
+    if undos == page_undos:
         return False
-    return undos != page_undos + 1 or last_undo_item_id == item_id
+    return undos != page_undos + 1 or last_undo_item_id in (None, item_id)
 
 
 def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
@@ -169,7 +169,7 @@ def apply_review(session: Session, state_id: int | None, result: srs.ReviewResul
         # Read after the insert, in its transaction: an undo of this item's first rating that
         # committed after the page's own check is seen here (notes/s11/review.md #3).
         if seen_undos is not None and predates_undo(
-                seen_undos, 0, review_row["item_id"],
+                seen_undos, review_row["item_id"],
                 *session.connection().execute(LOAD_UNDOS, {"user_id": review_row["user_id"]}).one()):
             session.rollback()
             raise Conflict(f"Not saved. {OUTDATED_PUZZLE}")

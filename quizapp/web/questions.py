@@ -16,8 +16,10 @@ bp = Blueprint("questions", __name__)
 def read_filters() -> question_browser.CardFilters:
     args = request.args
     return question_browser.CardFilters(
-        level=args.get("level", "").strip(), concept=args.get("concept", "").strip(),
-        importance=args.get("importance", "").strip(), text=args.get("q", ""),
+        # The lists show "Senior" and "Should know": a hand-typed URL may say so too.
+        level=args.get("level", "").strip().lower(), concept=args.get("concept", "").strip(),
+        importance=args.get("importance", "").strip().lower().replace(" ", "-"),
+        text=args.get("q", ""),
         page=paging.read_page_number(args.get("page", "1")))
 
 

@@ -30,7 +30,7 @@ class ShownItem:
         """A puzzle shown before an undo of its item's first rating, which set the version
         back and dealt a fresh puzzle (services.reviews.predates_undo)."""
         return self.seed is not None and predates_undo(
-            self.undo_count, self.version, self.item_id, user.undo_count, user.last_undo_item_id)
+            self.undo_count, self.item_id, user.undo_count, user.last_undo_item_id)
 
     def is_current(self, version: int, user: User) -> bool:
         """Whether this page still shows the item as it is: the same state version and, for a

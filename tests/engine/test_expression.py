@@ -213,3 +213,10 @@ def test_a_memory_format_question_is_not_sent_to_the_row_major_column(call: str)
     assert (tuple(x.shape), x.stride()) == ((2, 3, 4, 5), (60, 1, 15, 3))
     assert x.is_contiguous(memory_format=torch.channels_last) and not x.is_contiguous()
     assert "shape (2, 3, 4, 5), strides (60, 1, 15, 3)" in chain.error.message
+
+
+def test_the_default_format_asked_by_name_is_still_the_contiguous_column() -> None:
+    chain = parse_expression(
+        "torch.arange(6).view(2, 3).is_contiguous(memory_format=torch.contiguous_format)")
+    assert "table's Contiguous column" in chain.error.message
+    assert "is not a column" not in chain.error.message

@@ -97,7 +97,7 @@ def test_picks_and_typed_text_that_agree_are_one_answer_and_others_are_refused()
         with pytest.raises(ParseError, match="You picked .* but typed") as refused:
             compose_answer(puzzle, other, [pick])
         assert other in str(refused.value)
-        with pytest.raises(ParseError, match="You picked"):
+        with pytest.raises(ParseError, match="The box holds “¿¿”, which cannot be read"):
             compose_answer(puzzle, "¿¿", [pick])  # unreadable text beside a pick: ask, not guess
         long = "x" * 300
         with pytest.raises(ParseError) as quoted:
@@ -129,3 +129,14 @@ def test_picks_that_cannot_go_together_are_named() -> None:
     with pytest.raises(ParseError, match="Pick one option only"):
         validate_picks(yes_no, ["yes", "no"])
     assert compose_answer(yes_no, "", ["YES"]) == "yes"
+
+
+def test_an_option_typed_as_written_on_a_multi_answer_puzzle_is_not_called_a_disagreement() -> None:
+    """Several options are named by letter only; with the same option ticked, the message said
+    "You picked A but typed 'y.view(30)'" (notes/s11/retest.md #3)."""
+    multi = next(built(f, lv, s)[0] for f, lv in PAIRS for s in range(5)
+                 if built(f, lv, s)[0]["answer_kind"] == "choices")
+    with pytest.raises(ParseError) as refused:
+        compose_answer(multi, multi["choices"][0], ["A"])
+    assert "You picked" not in str(refused.value)
+    assert "cannot be read here" in str(refused.value) and "Clear it" in str(refused.value)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
+from pathlib import Path
 
-from webtest_support import make_card
+from webtest_support import concepts_for, make_card
 
+from quizapp.content.model import FollowUp
 from quizapp.extensions import db
-from quizapp.services.bank_import import import_cards
+from quizapp.services.bank_import import import_cards, import_concepts
 
 LINK_RE = re.compile(r'class="card-link" href="/questions/([^"]+)"')
 
@@ -115,3 +118,110 @@ def test_unknown_pages_and_wrong_methods_get_human_messages(client):
     assert missing.status_code == 404 and "There is nothing here" in missing.text
     wrong = client.delete("/questions")
     assert wrong.status_code == 405 and "does not accept" in wrong.text
+
+
+SEARCH_BANK = [
+    make_card("layout-channels", title="What is `channels_last`?",
+              question="How does a channels_last tensor store NCHW data?",
+              concepts=("channels-last",)),
+    make_card("reshape-copy", title="Does reshape() return a view or a copy?",
+              question="When does reshape copy?", concepts=("reshape",)),
+    make_card("transpose-memory", title="What does transposing a matrix do to its memory?",
+              question="Take `x.t()`: what changes?", concepts=("stride",)),
+    make_card("unrelated", title="Storage offsets of a slice", question="Where does it start?",
+              concepts=("storage-offset",)),
+]
+
+
+def search(client, query: str, **filters: str) -> list[str]:
+    response = client.get("/questions", query_string={"q": query, **filters})
+    assert response.status_code == 200, (query, response.status_code)
+    return listed(response.text)
+
+
+def load_search_bank(app, clock) -> None:
+    movedim = FollowUp("When is `movedim` clearer than `permute`?", "When dims move far.")
+    cards = [replace(card, follow_ups=(movedim,)) if card.id == "transpose-memory" else card
+             for card in SEARCH_BANK]
+    with app.app_context():
+        import_cards(db.session, cards, clock())
+        import_concepts(db.session, concepts_for(cards))
+
+
+def test_search_takes_words_in_any_order_and_their_other_forms(app, client, clock):
+    """notes/s11/browse.md #2: one literal phrase in title and question found nothing for
+    "channels last", "view vs reshape", "stride of a transpose" or "movedim"."""
+    load_search_bank(app, clock)
+    assert search(client, "channels last") == ["layout-channels"]  # "_" is a space
+    assert search(client, "CHANNELS-LAST") == ["layout-channels"]
+    assert search(client, "view vs reshape") == ["reshape-copy"]  # "vs" says nothing
+    assert search(client, "reshape view") == ["reshape-copy"]  # any order
+    assert search(client, "transpose") == ["transpose-memory"]  # "transposing"
+    assert search(client, "movedim") == ["transpose-memory"]  # a follow-up's question
+    assert search(client, "storage offset") == ["unrelated"]
+    assert search(client, "channels reshape") == []  # every word, not any
+    assert search(client, "100%") == []
+    # Punctuation alone is looked for as typed, in titles and questions.
+    assert search(client, "()") == ["reshape-copy", "transpose-memory"]
+
+
+def test_cards_with_every_word_in_the_title_come_first(app, client, clock):
+    load_search_bank(app, clock)
+    # "slice" is in the last card's title, and in an earlier card only inside its text.
+    assert search(client, "slice") == ["unrelated"]
+    changed = [replace(card, basics="A slice of a contiguous tensor may not be contiguous.")
+               if card.id == "reshape-copy" else card for card in SEARCH_BANK]
+    with app.app_context():
+        import_cards(db.session, changed, clock())  # content load: the search text follows
+    assert listed(client.get("/questions").text).index("reshape-copy") < listed(
+        client.get("/questions").text).index("unrelated")  # the bank's own order
+    assert search(client, "slice") == ["unrelated", "reshape-copy"]
+
+
+def test_an_empty_search_offers_the_spelling_the_bank_uses_and_a_wider_search(app, client,
+                                                                                clock):
+    load_search_bank(app, clock)
+    page = client.get("/questions", query_string={"q": "chanels", "level": "senior"}).text
+    assert "No question matches" in page
+    assert re.search(r"Did you mean <a href=\"[^\"]*q=channels[^\"]*\">“channels”</a>", page)
+    assert "in every level, concept and importance</a>" in page
+    # A word some card has (in an answer) is not "corrected"; nothing close, no suggestion.
+    assert "Did you mean" not in client.get("/questions?q=movedim+slice").text
+    assert "Did you mean" not in client.get("/questions?q=qwertyuiop").text
+
+
+def test_the_page_title_names_the_filters_and_levels_may_be_capitalised(client, bank):
+    page = client.get("/questions?level=Senior&importance=Should+know&q=view").text
+    assert "<title>Questions: senior, should know · “view”" in page
+    assert 'value="senior" selected' in page
+
+
+def test_the_filter_form_is_not_restored_from_history(client, bank):
+    """After Back the browser showed the filters of the page left above this list's results
+    (notes/s11/browse.md #1): the form is autocomplete=off and reset when shown from cache."""
+    form = re.search(r'<form [^>]*class="filters"[^>]*>', client.get("/questions").text).group(0)
+    assert 'autocomplete="off"' in form and "data-reset-on-show" in form
+
+
+def test_the_migration_fills_the_search_text_as_content_load_writes_it(app, bank, clock):
+    """2d9c7f4b6e81 fills card.search_text for cards stored before it with a frozen copy of
+    compute_search_text: on the real bank, down and up again gives what content load wrote."""
+    from flask_migrate import downgrade, upgrade
+    from sqlalchemy import select
+    from webtest_support import MIGRATIONS
+
+    from quizapp.content import load_cards
+    from quizapp.models import Card
+
+    real = load_cards(Path(__file__).resolve().parents[2] / "content")
+    with app.app_context():
+        import_cards(db.session, real, clock())
+        import_concepts(db.session, concepts_for(real))
+        written = dict(db.session.execute(select(Card.key, Card.search_text)).all())
+        assert len(written) == len(real) + len(bank) and all(written.values())
+        assert "channels last" in written["channels-last-nchw-strides"]
+        db.session.remove()  # PostgreSQL: the ALTER TABLEs wait for no open transaction
+        downgrade(directory=MIGRATIONS, revision="8b2f4d6e1a37")
+        upgrade(directory=MIGRATIONS)
+        db.session.expire_all()
+        assert dict(db.session.execute(select(Card.key, Card.search_text)).all()) == written

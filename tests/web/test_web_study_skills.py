@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 from markupsafe import escape
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from webtest_support import (
     csrf_token,
     login,
@@ -435,3 +435,51 @@ def test_an_undo_committed_after_the_pages_check_still_refuses_its_rating(app, c
     assert skill_reviews_of(app, key) == []
     with app.app_context():
         assert db.session.scalar(select(User.undo_count).where(User.username == "sam")) == 1
+
+
+def set_new_per_day(app, username: str, new: int) -> None:
+    with app.app_context():
+        db.session.execute(update(User).where(User.username == username).values(new_per_day=new))
+        db.session.commit()
+
+
+def test_a_result_page_from_before_its_first_rating_was_undone_stays_out_of_date(
+        app, client, skill_bank, clock):
+    """A skill rated Again, its step checked (page R1, version 1), that first rating undone,
+    the skill rated anew (version 1 again): Back to R1 looked current and rated the old puzzle
+    a second time (notes/s11/retest.md #1). Undoing a first rating restarts the versions, so
+    any page of the item from before it is out of date."""
+    register(client, "sam")
+    page = reach_first_skill(client)
+    key = shown(page)[1]
+    rate_current(client, 1, page, answer="", hints_used="0")  # Again: version 1
+    set_new_per_day(app, "sam", 0)  # nothing new comes between: the step is next
+    clock.advance(minutes=2)
+    step = client.get("/study").text
+    assert shown(step)[1] == key
+    r1 = {"token": study_token(step), "answer": "1", "hints_used": "0"}
+    assert client.get("/study/answer", query_string=r1).status_code in (200, 422)
+    undo_latest(client)  # the skill's first rating: it is new again
+    set_new_per_day(app, "sam", 20)
+    fresh = client.get("/study").text
+    assert shown(fresh)[1] == key
+    rate_current(client, 4, fresh, answer="", hints_used="0")  # version 1 again
+    back = client.get("/study/answer", query_string=r1)
+    assert back.status_code == 302  # out of date, not a live page for the old puzzle
+    stale = client.post("/study/rate", data={"csrf_token": csrf_token(fresh), "token": r1["token"],
+                                             "rating": "1", "answer": "", "hints_used": "0"})
+    assert stale.status_code == 302
+    assert [rating for rating, _ in skill_reviews_of(app, key)] == [4]
+
+
+def test_pages_from_before_undos_were_stored_are_out_of_date(app, client, skill_bank):
+    """An undo made before migration 8b2f4d6e1a37 left no item stored (None): which item it took
+    back is not known, so a puzzle page from before it is refused (notes/s11/retest.md #2)."""
+    register(client, "sam")
+    page = reach_first_skill(client)
+    with app.app_context():
+        db.session.execute(update(User).where(User.username == "sam").values(undo_count=1))
+        db.session.commit()
+    stale = rate_current(client, 3, page, answer="", hints_used="0")
+    assert stale.status_code == 302
+    assert "Not saved. That puzzle" in client.get("/study").text.replace("&#39;", "'")

@@ -236,6 +236,13 @@
     inputs.forEach(function (i) { i.checked = readable && words.indexOf(i.value.toLowerCase()) >= 0; });
   });
 
+  // A page shown again from the back-forward cache keeps the controls as they were left: a
+  // filter form then showed the filters of the list navigated to, above this one's list.
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[data-reset-on-show]").forEach(function (form) { form.reset(); });
+  });
+
   // A double click must not send a second rating: the server would refuse it anyway.
   document.addEventListener("submit", function (event) {
     var form = event.target;
