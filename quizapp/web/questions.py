@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from urllib.parse import parse_qsl, urlencode
+
+from flask import Blueprint, render_template, request, url_for
 from flask_login import current_user
 
 from quizapp.extensions import db
@@ -11,6 +13,21 @@ from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
 
 bp = Blueprint("questions", __name__)
+# The list's own query parameters: a card opened from a filtered list carries them (?from=),
+# so its way back returns to that list, not to every question (notes/s11/browse.md #5).
+LIST_KEYS = ("level", "concept", "importance", "q", "page")
+LIST_QUERY_MAX = 400
+TEXT_MAX_IN_QUERY = 200
+
+
+def compute_list_query(pairs) -> dict[str, str]:
+    """The list parameters among ``pairs`` (name, value), non-empty and bounded; the rest is
+    dropped, so a crafted ``from`` can only lead to a question list."""
+    kept: dict[str, str] = {}
+    for name, value in pairs:
+        if name in LIST_KEYS and value.strip() and len(value) <= TEXT_MAX_IN_QUERY:
+            kept.setdefault(name, value)
+    return kept
 
 
 def read_filters() -> question_browser.CardFilters:
@@ -33,7 +50,9 @@ def index():
     except ServiceError as exc:
         return render_template("questions/index.html", result=None, error=exc.message,
                                **context), 400
-    return render_template("questions/index.html", result=result, error=None, **context)
+    list_query = urlencode(compute_list_query(request.args.items(multi=True)))
+    return render_template("questions/index.html", result=result, error=None,
+                           list_query=list_query, **context)
 
 
 @bp.route("/questions/<string:key>")
@@ -42,4 +61,7 @@ def card(key: str):
     state = None
     if current_user.is_authenticated:
         state = reviews.load_state(db.session, current_user, card.id)
-    return render_template("questions/card.html", card=card, state=state)
+    came_from = request.args.get("from", "")[:LIST_QUERY_MAX]
+    back = compute_list_query(parse_qsl(came_from, keep_blank_values=False))
+    return render_template("questions/card.html", card=card, state=state,
+                           back_url=url_for("questions.index", **back), back_to_list=bool(back))

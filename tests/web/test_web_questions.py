@@ -13,7 +13,7 @@ from quizapp.content.model import FollowUp
 from quizapp.extensions import db
 from quizapp.services.bank_import import import_cards, import_concepts
 
-LINK_RE = re.compile(r'class="card-link" href="/questions/([^"]+)"')
+LINK_RE = re.compile(r'class="card-link" href="/questions/([^"?]+)')
 
 
 def listed(html: str) -> list[str]:
@@ -225,3 +225,26 @@ def test_the_migration_fills_the_search_text_as_content_load_writes_it(app, bank
         upgrade(directory=MIGRATIONS)
         db.session.expire_all()
         assert dict(db.session.execute(select(Card.key, Card.search_text)).all()) == written
+
+
+def test_a_card_opened_from_a_filtered_list_leads_back_to_that_list(client, bank):
+    """notes/s11/browse.md #5: "← All questions" dropped the filters the card was found with."""
+    page = client.get("/questions?level=middle&q=reshape&page=1").text
+    link = re.search(r'class="card-link" href="(/questions/delta-reshape[^"]*)"', page).group(1)
+    card = client.get(link.replace("&amp;", "&")).text
+    back = re.search(r'<p class="crumbs"><a href="([^"]+)">([^<]+)</a>', card)
+    assert back.group(2) == "← Back to the list"
+    assert back.group(1).replace("&amp;", "&") == "/questions?level=middle&q=reshape&page=1"
+    plain = client.get("/questions/delta-reshape").text
+    assert '<p class="crumbs"><a href="/questions">← All questions</a>' in plain
+    # A crafted "from" leads only to a question list: other names and huge values are dropped.
+    crafted = client.get("/questions/delta-reshape", query_string={
+        "from": "next=https://evil.example&level=junior&q=" + "x" * 300}).text
+    assert '<p class="crumbs"><a href="/questions?level=junior">' in crafted
+
+
+def test_an_unknown_question_offers_the_question_list(client, bank):
+    page = client.get("/questions/no-such-card")
+    assert page.status_code == 404
+    assert '<a class="button ghost" href="/questions">Browse the questions</a>' in page.text
+    assert "Browse the questions" not in client.get("/no-such-page").text
