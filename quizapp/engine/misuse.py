@@ -46,5 +46,11 @@ def _asks_another_format(call: ast.Call) -> bool:
     """Whether is_contiguous(...) names a memory format other than torch.contiguous_format,
     the default the Contiguous column answers (notes/s11/retest.md #4)."""
     values = [*call.args, *(keyword.value for keyword in call.keywords)]
-    return any(not (isinstance(value, ast.Attribute) and value.attr == "contiguous_format")
-               for value in values)
+    return any(_name_of(value) != "contiguous_format" for value in values)
+
+
+def _name_of(node: ast.AST) -> str | None:
+    """``torch.contiguous_format`` or a bare ``contiguous_format``: the name it ends with."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None

@@ -68,8 +68,8 @@ def compose_answer(puzzle: Mapping[str, Any], typed: str, picks: Sequence[str]) 
     try:
         read = parse_response(kind, typed, puzzle.get("choices"))
     except ParseError as exc:  # the box cannot be read: say so, not that it disagrees
-        raise ParseError(f"The box holds “{shown}”, which cannot be read here: {exc} Clear it "
-                         "to answer with what you ticked.") from None
+        raise ParseError(f"The box cannot be read here: {exc} Clear it to answer with what "
+                         "you ticked.") from None
     if read == parse_response(kind, picked, puzzle.get("choices")):
         return typed
     raise ParseError(f"You picked {describe_picked(kind, picked)} but typed “{shown}”: "

@@ -15,7 +15,7 @@ from quizapp.content import FREQUENCY, IMPORTANCE, LEVELS
 from quizapp.content import Card as ContentCard
 from quizapp.models import Card, Concept, Item, ItemConcept, Skill
 from quizapp.services.errors import ServiceError
-from quizapp.services.search_text import compute_search_text
+from quizapp.services.search_text import compute_search_text, compute_spaced_text
 
 # The bank's own vocabulary (quizapp.content), in the order new items are introduced.
 LEVEL_ORDER = LEVELS
@@ -90,7 +90,9 @@ def sync_cards(session: Session, cards: Sequence[ContentCard], now: datetime) ->
     for source in cards:
         fields = compute_card_fields(source)
         digest = compute_content_hash(fields, source.concepts)
-        fields["search_text"] = compute_search_text(fields)  # derived, so outside the hash
+        # Derived, so outside the hash.
+        fields["search_text"] = compute_search_text(fields)
+        fields["search_title"] = compute_spaced_text(fields["title"])
         card = existing.get(source.id)
         if card is None:
             card = Card(key=source.id, created_at=now, updated_at=now, content_hash=digest, **fields)

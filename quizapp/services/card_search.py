@@ -1,64 +1,71 @@
-"""Text search of the question bank: words in any order across a card's text, and a spelling hint."""
+"""Text search of the question bank: terms in any order across a card's text, and a spelling hint."""
 
 from __future__ import annotations
 
 import difflib
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import and_, case, func, literal, or_, select
 from sqlalchemy.orm import Session
 
 from quizapp.models import ItemConcept
-from quizapp.services.search_text import WORD, compute_stem
+from quizapp.services.search_text import compute_term_pattern, compute_words
 from quizapp.services.study_items import CARD, ITEM
 
-
-def _normalized(column):
-    # As compute_search_words reads a query: lower case, "_" and "-" as spaces.
-    return func.replace(func.replace(func.lower(column), "_", " "), "-", " ")
-
-
-def _escape_like(word: str) -> str:
-    return word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+Term = tuple[str, ...]
+# A suggestion replaces a word the bank lacks by one it has that reads nearly the same: close
+# (difflib's ratio), with the same first letter and about as long, so that "noncontiguous" is
+# not offered its opposite nor "tensorflow" "tensor" (notes/s11/retest2.md #3).
+SUGGEST_CUTOFF = 0.8
+SUGGEST_LENGTH_SLACK = 2
 
 
-def compute_search_condition(words: list[str]):
-    """Every word somewhere in the card: its text (search_text) or a concept tag."""
-    terms = []
-    for word in words:
-        pattern = f"%{_escape_like(compute_stem(word))}%"
-        in_tags = ITEM.c.id.in_(select(ItemConcept.item_id).where(
-            _normalized(ItemConcept.concept).like(pattern, escape="\\")))
-        terms.append(or_(CARD.c.search_text.like(pattern, escape="\\"), in_tags))
-    return and_(*terms)
+def _spaced_tag():
+    # A concept tag ("storage-offset") spaced as compute_spaced_text spaces a card's text.
+    return literal(" ") + func.replace(func.lower(ItemConcept.concept), "-", " ") + literal(" ")
 
 
-def compute_title_rank(words: list[str]):
-    """0 for a card whose title holds every word, 1 otherwise: those come first."""
-    in_title = and_(*(_normalized(ITEM.c.title).like(f"%{_escape_like(compute_stem(word))}%",
-                                                     escape="\\")
-                      for word in words))
+def compute_search_condition(terms: list[Term]):
+    """Every term somewhere in the card: its text (search_text) or a concept tag."""
+    conditions = []
+    for term in terms:
+        pattern = compute_term_pattern(term)
+        in_tags = ITEM.c.id.in_(select(ItemConcept.item_id).where(_spaced_tag().like(pattern)))
+        conditions.append(or_(CARD.c.search_text.like(pattern), in_tags))
+    return and_(*conditions)
+
+
+def compute_title_rank(terms: list[Term]):
+    """0 for a card whose title holds every term, 1 otherwise: those come first."""
+    in_title = and_(*(CARD.c.search_title.like(compute_term_pattern(term)) for term in terms))
     return case((in_title, 0), else_=1)
 
 
-def suggest_search(session: Session, words: list[str]) -> str | None:
-    """For a search that found nothing: the query with each word the bank's titles, questions
-    and tags lack replaced by the closest one they have ("contigous" -> "contiguous"), or None
-    when there is nothing close. Read only on an empty result."""
+def count_matching(session: Session, terms: list[Term]) -> int:
+    """Active cards holding every term, whatever their level, concept or importance."""
+    return session.scalar(
+        select(func.count()).select_from(ITEM.join(CARD, CARD.c.item_id == ITEM.c.id))
+        .where(ITEM.c.retired.is_(False), compute_search_condition(terms))) or 0
+
+
+def suggest_search(session: Session, terms: list[Term]) -> str | None:
+    """For a search that found nothing: the query with each word no card has replaced by the
+    nearest word of the bank's titles, questions and tags ("contigous" -> "contiguous"), or
+    None when nothing reads close enough. Read only on an empty result."""
     vocabulary: set[str] = set()
     rows = session.execute(select(ITEM.c.title, CARD.c.question).join(
         CARD, CARD.c.item_id == ITEM.c.id).where(ITEM.c.retired.is_(False)))
     for title, question in rows:
-        vocabulary.update(WORD.findall(f"{title} {question}".lower()))
+        vocabulary.update(compute_words(f"{title} {question}"))
     vocabulary.update(word for tag in session.scalars(select(ItemConcept.concept).distinct())
-                      for word in WORD.findall(tag.lower()))
-    fixed = [word if word in vocabulary or _found_anywhere(session, word) else
-             next(iter(difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.75)), word)
-             for word in words]
-    return " ".join(fixed) if fixed != words else None
+                      for word in compute_words(tag))
+    fixed = [tuple(_nearest(word, vocabulary) if word not in vocabulary
+                   and not count_matching(session, [(word,)]) else word for word in term)
+             for term in terms]
+    return " ".join("_".join(term) for term in fixed) if fixed != terms else None
 
 
-def _found_anywhere(session: Session, word: str) -> bool:
-    """Whether some card has ``word`` (in an answer, say): a word that is there is kept."""
-    found = (select(ITEM.c.id).select_from(ITEM.join(CARD, CARD.c.item_id == ITEM.c.id))
-             .where(ITEM.c.retired.is_(False), compute_search_condition([word])).limit(1))
-    return session.execute(found).first() is not None
+def _nearest(word: str, vocabulary: set[str]) -> str:
+    candidates = [known for known in vocabulary if known[:1] == word[:1]
+                  and abs(len(known) - len(word)) <= SUGGEST_LENGTH_SLACK]
+    return next(iter(difflib.get_close_matches(word, candidates, n=1, cutoff=SUGGEST_CUTOFF)),
+                word)

@@ -12,11 +12,12 @@ from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.card_search import (
     compute_search_condition,
     compute_title_rank,
+    count_matching,
     suggest_search,
 )
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.paging import check_page_number, count_pages
-from quizapp.services.search_text import compute_search_words
+from quizapp.services.search_text import compute_search_terms
 from quizapp.services.study_items import CARD, ITEM
 
 PER_PAGE = 25
@@ -39,6 +40,7 @@ class CardPage:
     page: int
     pages: int
     suggestion: str | None = None  # a search that found nothing: the query spelled as the bank
+    wider: int = 0  # a search that found nothing here: how many it finds in every level, concept
 
 
 def list_concepts(session: Session) -> list[Concept]:
@@ -74,9 +76,9 @@ def compute_card_conditions(filters: CardFilters) -> tuple[list, list]:
     if filters.concept:
         on_item.append(ITEM.c.id.in_(
             select(ItemConcept.item_id).where(ItemConcept.concept == filters.concept)))
-    words = compute_search_words(filters.text)
-    if words:
-        on_card.append(compute_search_condition(words))
+    terms = compute_search_terms(filters.text)
+    if terms:
+        on_card.append(compute_search_condition(terms))
     elif filters.text.strip():  # punctuation only ("()", "%"): as typed, in titles and questions
         pattern = f"%{escape_like(filters.text.strip())}%"
         on_card.append(or_(ITEM.c.title.ilike(pattern, escape="\\"),
@@ -96,18 +98,21 @@ def list_cards(session: Session, filters: CardFilters) -> CardPage:
         select(func.count()).select_from(counted).where(*on_item, *on_card)) or 0
     pages = count_pages(total, PER_PAGE)
     page = min(filters.page, pages)
-    words = compute_search_words(filters.text)
-    # A search lists the cards whose title holds every word first (the bank's own order
+    terms = compute_search_terms(filters.text)
+    # A search lists the cards whose title holds every term first (the bank's own order
     # within each part); without one, level then importance, as the study queue takes them.
-    order = [compute_title_rank(words)] if words else []
+    order = [compute_title_rank(terms)] if terms else []
     cards = list(session.scalars(
         select(Card).where(*on_item, *on_card)
         .options(load_only(Card.key, Card.title, Card.level, Card.importance, Card.new_order),
                  selectinload(Card.concepts))
         .order_by(*order, Card.new_order, Card.key)
         .offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
-    suggestion = suggest_search(session, words) if words and not total else None
-    return CardPage(cards, total, page, pages, suggestion)
+    if total or not terms:
+        return CardPage(cards, total, page, pages)
+    narrowed = filters.level or filters.concept or filters.importance
+    return CardPage(cards, total, page, pages, suggest_search(session, terms),
+                    count_matching(session, terms) if narrowed else 0)
 
 
 def load_card(session: Session, key: str) -> Card:

@@ -33,8 +33,9 @@ def compute_list_query(pairs) -> dict[str, str]:
 def read_filters() -> question_browser.CardFilters:
     args = request.args
     return question_browser.CardFilters(
-        # The lists show "Senior" and "Should know": a hand-typed URL may say so too.
-        level=args.get("level", "").strip().lower(), concept=args.get("concept", "").strip(),
+        # The lists show "Senior", "channels last" and "Should know": a typed URL may too.
+        level=args.get("level", "").strip().lower(),
+        concept=args.get("concept", "").strip().lower().replace(" ", "-"),
         importance=args.get("importance", "").strip().lower().replace(" ", "-"),
         text=args.get("q", ""),
         page=paging.read_page_number(args.get("page", "1")))

@@ -215,8 +215,9 @@ def test_a_memory_format_question_is_not_sent_to_the_row_major_column(call: str)
     assert "shape (2, 3, 4, 5), strides (60, 1, 15, 3)" in chain.error.message
 
 
-def test_the_default_format_asked_by_name_is_still_the_contiguous_column() -> None:
+@pytest.mark.parametrize("fmt", ["torch.contiguous_format", "contiguous_format"])
+def test_the_default_format_asked_by_name_is_still_the_contiguous_column(fmt: str) -> None:
     chain = parse_expression(
-        "torch.arange(6).view(2, 3).is_contiguous(memory_format=torch.contiguous_format)")
+        f"torch.arange(6).view(2, 3).is_contiguous(memory_format={fmt})")
     assert "table's Contiguous column" in chain.error.message
     assert "is not a column" not in chain.error.message
