@@ -58,8 +58,10 @@ def suggest_search(session: Session, terms: list[Term]) -> str | None:
         vocabulary.update(compute_words(f"{title} {question}"))
     vocabulary.update(word for tag in session.scalars(select(ItemConcept.concept).distinct())
                       for word in compute_words(tag))
-    fixed = [tuple(_nearest(word, vocabulary) if word not in vocabulary
-                   and not count_matching(session, [(word,)]) else word for word in term)
+    # Each word of the query is looked up at most once (a query is at most 12 terms of 6).
+    unknown = {word for term in terms for word in term if word not in vocabulary}
+    missing = {word for word in unknown if not count_matching(session, [(word,)])}
+    fixed = [tuple(_nearest(word, vocabulary) if word in missing else word for word in term)
              for term in terms]
     return " ".join("_".join(term) for term in fixed) if fixed != terms else None
 

@@ -12,6 +12,7 @@ STOP_WORDS = frozenset("""a an and are as at be by can do does for from how i in
                           of on or than that the this to vs versus what when where which why with
                           without""".split())
 MAX_TERMS = 12
+MAX_TERM_WORDS = 6  # a name of more words is cut there ("a_b_c_..." is no name anyone types)
 WORD = re.compile(r"[^\W_]+")  # letters and digits: "_", "-", "." and spaces all separate words
 APOSTROPHES = str.maketrans("", "", "'’")  # "can't" is one word, not "can" and "t"
 SUFFIXES = (("ies", "y"), ("ing", ""), ("es", ""), ("ed", ""), ("e", ""), ("s", ""))
@@ -35,7 +36,7 @@ def compute_search_terms(query: str) -> list[tuple[str, ...]]:
     together; small words standing alone are left out (all kept if nothing else is asked)."""
     terms: list[tuple[str, ...]] = []
     for token in query.split():
-        words = tuple(compute_words(token))
+        words = tuple(compute_words(token)[:MAX_TERM_WORDS])
         if words and words not in terms:
             terms.append(words)
     asked = [term for term in terms if len(term) > 1 or term[0] not in STOP_WORDS]

@@ -274,3 +274,15 @@ def test_an_unknown_question_offers_the_question_list(client, bank):
     assert page.status_code == 404
     assert '<a class="button ghost" href="/questions">Browse the questions</a>' in page.text
     assert "Browse the questions" not in client.get("/no-such-page").text
+
+
+def test_a_query_is_at_most_twelve_terms_of_six_words(client, bank):
+    """Each unknown word of an empty search is looked up once for a suggestion: a long query
+    is cut, so its cost is bounded whatever is typed."""
+    from quizapp.services.search_text import compute_search_terms
+
+    terms = compute_search_terms("_".join("abcdefghij") + " " + " ".join(f"w{n}" for n in range(30)))
+    assert len(terms) == 12 and terms[0] == tuple("abcdef")
+    assert all(len(term) <= 6 for term in terms)
+    response = client.get("/questions", query_string={"q": "zq_" * 33})
+    assert response.status_code == 200 and "No question matches" in response.text
