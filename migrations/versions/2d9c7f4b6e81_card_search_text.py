@@ -9,8 +9,8 @@ phrase in the title and question found nothing for "channels last" or "movedim")
 of a word. Lowering and rewriting eight columns on every row of every search took ~0.5 s on a
 5,000-card bank, so the text is kept once per card, written by `content load`
 (services.search_text) and filled here for the cards already stored. The rule below is a frozen
-copy of compute_spaced_text: lower case, apostrophes dropped, the words (letters and digits)
-between single spaces, one space at each end.
+copy of compute_search_text: the card's text and concept tags, lower case, apostrophes dropped,
+the words (letters and digits) between single spaces, one space at each end.
 """
 import re
 
@@ -38,8 +38,8 @@ def _spaced(text: str) -> str:
     return f" {' '.join(words)} "
 
 
-def _search_text(row) -> str:
-    parts = [row.title, row.question, row.basics, row.solid, row.code]
+def _search_text(row, tags) -> str:
+    parts = [row.title, row.question, row.basics, row.solid, row.code, *sorted(set(tags))]
     parts += [text for pair in row.go_deeper or []  # [level, text]: the text only
               for text in _strings(pair[1:] if isinstance(pair, list) else pair)]
     parts += _strings(row.follow_ups or []) + _strings(row.red_flags or [])
@@ -58,13 +58,19 @@ def upgrade():
                     sa.column('follow_ups', sa.JSON), sa.column('red_flags', sa.JSON),
                     sa.column('search_text', sa.Text), sa.column('search_title', sa.Text))
     bind = op.get_bind()
+    concept = sa.table('item_concept', sa.column('item_id', sa.Integer),
+                       sa.column('concept', sa.String))
+    tags: dict[int, list[str]] = {}
+    for item_id, tag in bind.execute(sa.select(concept.c.item_id, concept.c.concept)):
+        tags.setdefault(item_id, []).append(tag)
     rows = bind.execute(sa.select(card.c.item_id, item.c.title, card.c.question, card.c.basics,
                                   card.c.solid, card.c.code, card.c.go_deeper,
                                   card.c.follow_ups, card.c.red_flags)
                         .join(item, item.c.id == card.c.item_id)).all()
     for row in rows:
         bind.execute(card.update().where(card.c.item_id == row.item_id)
-                     .values(search_text=_search_text(row), search_title=_spaced(row.title)))
+                     .values(search_text=_search_text(row, tags.get(row.item_id, [])),
+                             search_title=_spaced(row.title)))
 
 
 def downgrade():

@@ -91,7 +91,7 @@ def sync_cards(session: Session, cards: Sequence[ContentCard], now: datetime) ->
         fields = compute_card_fields(source)
         digest = compute_content_hash(fields, source.concepts)
         # Derived, so outside the hash.
-        fields["search_text"] = compute_search_text(fields)
+        fields["search_text"] = compute_search_text(fields, source.concepts)
         fields["search_title"] = compute_spaced_text(fields["title"])
         card = existing.get(source.id)
         if card is None:

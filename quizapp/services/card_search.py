@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from sqlalchemy import and_, case, func, literal, or_, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 
 from quizapp.models import ItemConcept
@@ -19,19 +19,9 @@ SUGGEST_CUTOFF = 0.8
 SUGGEST_LENGTH_SLACK = 2
 
 
-def _spaced_tag():
-    # A concept tag ("storage-offset") spaced as compute_spaced_text spaces a card's text.
-    return literal(" ") + func.replace(func.lower(ItemConcept.concept), "-", " ") + literal(" ")
-
-
 def compute_search_condition(terms: list[Term]):
-    """Every term somewhere in the card: its text (search_text) or a concept tag."""
-    conditions = []
-    for term in terms:
-        pattern = compute_term_pattern(term)
-        in_tags = ITEM.c.id.in_(select(ItemConcept.item_id).where(_spaced_tag().like(pattern)))
-        conditions.append(or_(CARD.c.search_text.like(pattern), in_tags))
-    return and_(*conditions)
+    """Every term somewhere in the card's text or concept tags (both in search_text)."""
+    return and_(*(CARD.c.search_text.like(compute_term_pattern(term)) for term in terms))
 
 
 def compute_title_rank(terms: list[Term]):

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session, load_only, selectinload
 from quizapp.models import Card, Concept, ItemConcept
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.card_search import (
+    Term,
     compute_search_condition,
     compute_title_rank,
     count_matching,
@@ -64,9 +65,10 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def compute_card_conditions(filters: CardFilters) -> tuple[list, list]:
-    """The WHERE terms of ``filters``: those on the item table alone, and those that also read
-    the card table's columns (the count joins card only for these)."""
+def compute_card_conditions(filters: CardFilters, terms: list[Term]) -> tuple[list, list]:
+    """The WHERE terms of ``filters`` (``terms``: its search text read by compute_search_terms):
+    those on the item table alone, and those that also read the card table's columns (the
+    count joins card only for these)."""
     on_item = [ITEM.c.kind == "card", ITEM.c.retired.is_(False)]
     on_card = []
     if filters.level:
@@ -76,7 +78,6 @@ def compute_card_conditions(filters: CardFilters) -> tuple[list, list]:
     if filters.concept:
         on_item.append(ITEM.c.id.in_(
             select(ItemConcept.item_id).where(ItemConcept.concept == filters.concept)))
-    terms = compute_search_terms(filters.text)
     if terms:
         on_card.append(compute_search_condition(terms))
     elif filters.text.strip():  # punctuation only ("()", "%"): as typed, in titles and questions
@@ -90,7 +91,8 @@ def list_cards(session: Session, filters: CardFilters) -> CardPage:
     """Active cards matching every given filter: with search words, those with every word in
     the title first; then in the bank's order (level, importance, then its own)."""
     validate_filters(session, filters)
-    on_item, on_card = compute_card_conditions(filters)
+    terms = compute_search_terms(filters.text)
+    on_item, on_card = compute_card_conditions(filters, terms)
     # Counted on the item table alone where the filters allow: joining card reads each card's
     # text (several KB), which made the count 10x the page query on a 5,000-card bank.
     counted = ITEM.join(CARD, CARD.c.item_id == ITEM.c.id) if on_card else ITEM
@@ -98,7 +100,6 @@ def list_cards(session: Session, filters: CardFilters) -> CardPage:
         select(func.count()).select_from(counted).where(*on_item, *on_card)) or 0
     pages = count_pages(total, PER_PAGE)
     page = min(filters.page, pages)
-    terms = compute_search_terms(filters.text)
     # A search lists the cards whose title holds every term first (the bank's own order
     # within each part); without one, level then importance, as the study queue takes them.
     order = [compute_title_rank(terms)] if terms else []

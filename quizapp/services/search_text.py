@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 # Words a question is phrased with that say nothing about its subject ("view vs reshape",
 # "stride of a transpose"): dropped, unless the query is nothing else. Inside a name written as
@@ -63,11 +63,11 @@ def compute_term_pattern(term: tuple[str, ...]) -> str:
     return f"% {' '.join([*head, tail])}%"
 
 
-def compute_search_text(fields: Mapping) -> str:
-    """A card's stored columns (bank_import.compute_card_fields) as search reads them, spaced
-    (compute_spaced_text). Migration 2d9c7f4b6e81 holds a copy."""
+def compute_search_text(fields: Mapping, concepts: Sequence[str]) -> str:
+    """A card's stored columns (bank_import.compute_card_fields) and its concept tags as search
+    reads them, spaced (compute_spaced_text). Migration 2d9c7f4b6e81 holds a copy."""
     parts = [fields["title"], fields["question"], fields["basics"], fields["solid"],
-             fields["code"]]
+             fields["code"], *sorted(set(concepts))]
     parts += [text for pair in fields["go_deeper"]  # [level, text]: the text only
               for text in _strings(pair[1:] if isinstance(pair, list) else pair)]
     parts += _strings(fields["follow_ups"]) + _strings(fields["red_flags"])

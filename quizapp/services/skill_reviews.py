@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from quizapp import puzzles, srs
 from quizapp.models import User
 from quizapp.puzzles.parsing import ParseError
-from quizapp.puzzles.picking import compose_answer
+from quizapp.puzzles.picking import PICKABLE_KINDS, compose_answer
 from quizapp.puzzles.registry import MAX_SEED
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.reviews import Rated, apply_rating
@@ -71,8 +71,9 @@ def generate_skill_puzzle(skill: StudyItem, seed: int) -> dict:
         raise ServiceError(f"That puzzle cannot be made any more: {exc}") from None
 
 
-# Answers a guess can get right: a quick right one says little about recall.
-GUESSABLE_KINDS = frozenset({"bool", "choice", "choices"})
+# Answers a guess can get right (those picked among a few values): a quick right one says
+# little about recall.
+GUESSABLE_KINDS = PICKABLE_KINDS
 
 
 def check_skill_answer(

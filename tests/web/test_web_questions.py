@@ -286,3 +286,14 @@ def test_a_query_is_at_most_twelve_terms_of_six_words(client, bank):
     assert all(len(term) <= 6 for term in terms)
     response = client.get("/questions", query_string={"q": "zq_" * 33})
     assert response.status_code == 200 and "No question matches" in response.text
+
+
+def test_a_concept_tag_is_searched_with_the_cards_text(app, client, clock):
+    """The tags are part of the stored search text: a card found by its tag alone."""
+    card = make_card("tagged", title="Writing through a slice", question="What changes?",
+                     concepts=("in-place-aliasing",))
+    with app.app_context():
+        import_cards(db.session, [card], clock())
+        import_concepts(db.session, concepts_for([card]))
+    assert search(client, "aliasing") == ["tagged"]
+    assert search(client, "in place aliasing") == ["tagged"]
