@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, Row, and_, bindparam, literal_column, or_,
 from sqlalchemy.orm import Session
 
 from quizapp import puzzles
+from quizapp.content.limits import KEY_MAX
 from quizapp.models import Card, Item, ReviewState, Skill
 from quizapp.services.bank_import import compute_skill_rows
 from quizapp.services.errors import NotFound
@@ -105,6 +106,18 @@ LOAD_ITEM_AND_STATE = (
     .where(ITEM.c.id == bindparam("item_id")))
 
 
+# A card by its key (the question page's id) and this user's state for it: "Study it now".
+LOAD_CARD_AND_STATE = (
+    select(*ITEM_COLUMNS, *STATE_COLUMNS)
+    .select_from(ITEM_JOIN.outerjoin(STATE, and_(STATE.c.item_id == ITEM.c.id,
+                                                 STATE.c.user_id == bindparam("user_id"))))
+    .where(ITEM.c.kind == "card", ITEM.c.key == bindparam("key")))
+NO_SUCH_CARD = ("There is no question with that id to study. The question list has every "
+                "question in the bank.")
+RETIRED_CARD = ("That question was retired from the bank, so it is no longer studied. Its "
+                "page and your reviews of it are kept.")
+
+
 def compute_study_item(row: Row) -> StudyItem:
     """The StudyItem held in the ITEM_COLUMNS part of ``row``."""
     return StudyItem(row.id, row.kind, row.key, row.title, row.level, bool(row.retired),
@@ -129,4 +142,20 @@ def load_item_and_state(session: Session, user_id: int,
     item = None if row is None else compute_study_item(row)
     if item is None or not is_offered(item):
         raise NotFound("That item is not in the study queue any more.")
+    return item, compute_item_state(row)
+
+
+def load_card_and_state(session: Session, user_id: int,
+                        key: str) -> tuple[StudyItem, ItemState | None]:
+    """The card with the id ``key`` and the user's state for it, to study it out of turn;
+    NotFound if there is no such card or it was retired."""
+    row = None
+    if 0 < len(key) <= KEY_MAX:  # longer is no key the bank can hold: no query
+        row = session.connection().execute(
+            LOAD_CARD_AND_STATE, {"user_id": user_id, "key": key}).first()
+    if row is None:
+        raise NotFound(NO_SUCH_CARD)
+    item = compute_study_item(row)
+    if item.retired:
+        raise NotFound(RETIRED_CARD)
     return item, compute_item_state(row)

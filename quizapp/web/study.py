@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
@@ -11,6 +13,7 @@ from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.reviews import OUTDATED_PUZZLE
+from quizapp.services.study_items import ItemState, StudyItem, load_card_and_state
 from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS
 from quizapp.web.forms import (
@@ -49,15 +52,23 @@ def study_page_context() -> dict:
 
 
 def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
-                      answer_form: AnswerForm | None = None, answer_error: str | None = None):
-    """The next item; ``shown`` re-renders a puzzle whose typed answer could not be read.
+                      answer_form: AnswerForm | None = None, answer_error: str | None = None,
+                      chosen: tuple[StudyItem, ItemState | None] | None = None):
+    """The next item; ``shown`` re-renders a puzzle whose typed answer could not be read;
+    ``chosen`` (a card and the user's state for it) is shown instead of the queue's head.
 
     Pages carry their hidden fields as plain values (the templates write the inputs): forms
     are built only to read and validate what is posted back.
     """
     now = current_time()
-    view = compute_queue(db.session, current_user, now)
-    context = {"view": view, "ratings": RATING_LABELS, "last_review": view.last_review}
+    if chosen is None:
+        view = compute_queue(db.session, current_user, now)
+    else:
+        view = replace(compute_status(db.session, current_user, now), item=chosen[0],
+                       state=chosen[1])
+    context = {"view": view, "ratings": RATING_LABELS, "last_review": view.last_review,
+               "chosen": chosen is not None,
+               "chosen_early": bool(chosen and chosen[1] and chosen[1].due > now)}
     item = view.item
     if item is None:
         return render_template("study/empty.html", **context), status
@@ -95,7 +106,12 @@ def home():
 @bp.route("/study")
 @login_required
 def index():
-    return render_queue_page()
+    """The queue's next item; ``?card=<id>`` shows that card instead ("Study it now" on its
+    question page), to be rated as the queue would rate it."""
+    key = request.args.get("card", "").strip()
+    if not key:
+        return render_queue_page()
+    return render_queue_page(chosen=load_card_and_state(db.session, current_user.id, key))
 
 
 @bp.route("/study/answer", methods=["GET", "POST"])

@@ -51,7 +51,7 @@ EXPLORER_VIEW = f"/explorer?expr={quote('torch.arange(24.).view(2, 3, 4).transpo
 ANONYMOUS_PAGES = ["/", "/questions", "/questions/long-inline-code", "/questions/layout-middle",
                    "/explorer", EXPLORER, EXPLORER_VIEW, "/login", "/register"]
 ACCOUNT_PAGES = ["/", "/study", "/settings", "/study/history", "/study/stats",
-                 "/questions/long-inline-code"]
+                 "/questions/long-inline-code", "/study?card=layout-middle"]
 
 # Colours as the eye gets them: an element's background is the nearest backgrounds up the tree,
 # blended until one is opaque; ratio() is WCAG's contrast ratio of two such colours.
@@ -203,6 +203,10 @@ def test_text_contrast_meets_wcag_aa(browser, base, scheme):
     register_in_browser(page, base, f"contrast-{scheme}")
     page.goto(f"{base}/")
     failures += low_contrast(page, "/ (logged in)", checked)
+    page.goto(f"{base}/questions/layout-middle")
+    failures += low_contrast(page, "/questions/layout-middle (logged in)", checked)
+    page.goto(f"{base}/study?card=layout-middle")
+    failures += low_contrast(page, "/study?card=layout-middle", checked)  # the chosen note
     page.goto(f"{base}/study")
     failures += low_contrast(page, "/study", checked)  # the Show answer button and its key
     reveal_answer(page)
@@ -222,7 +226,8 @@ def test_text_contrast_meets_wcag_aa(browser, base, scheme):
             "span.badge.level.level-senior", "span.badge.level.level-principal",
             "span.badge.importance.importance-must-know", "span.badge.copy", "span.badge.alias",
             "span.rate-label", "span.rating-chip.rate-2",
-            "summary.button.primary.reveal-button", "kbd.js-only"} <= checked
+            "summary.button.primary.reveal-button", "kbd.js-only", "p.chosen-note",
+            "a.button"} <= checked
     assert failures == [], "\n".join(failures)
 
 

@@ -1,9 +1,10 @@
 """The question browser in chromium: after Back, the filter form shows the filters of the list
-under it, with and without JavaScript (notes/s11/browse.md #1)."""
+under it, with and without JavaScript (notes/s11/browse.md #1); a card studied from its page."""
 
 from __future__ import annotations
 
 import pytest
+from webtest_support import register_in_browser
 
 pytestmark = pytest.mark.browser
 
@@ -29,3 +30,33 @@ def test_back_shows_the_filters_of_the_list_it_returns_to(browser, live_server, 
     assert page.input_value("select[name=level]") == "senior"
     assert page.input_value("input[name=q]") == "stride"
     context.close()
+
+
+def test_a_card_chosen_on_its_page_is_studied_with_the_keyboard_and_the_queue_carries_on(
+        page, live_server):
+    base = live_server["url"]
+    register_in_browser(page, base, "chooser")  # lands on /study: the queue's head
+    head = page.locator("article[data-item-kind]").get_attribute("data-item-key")
+    chosen, title = (("browser-four", "Reshape or copy") if head != "browser-four"
+                     else ("browser-two", "Offsets of a slice"))
+    page.goto(f"{base}/questions/{chosen}")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Study it now").click()
+    assert page.locator("article[data-item-kind]").get_attribute("data-item-key") == chosen
+    assert "ahead of your queue" in page.locator(".chosen-note").inner_text()
+    page.keyboard.press("Space")
+    page.locator(".rate-bar").wait_for(state="visible")
+    with page.expect_navigation():
+        page.keyboard.press("3")
+    assert page.url == f"{base}/study"
+    status = page.locator(".last-rating").inner_text()
+    assert status.startswith(f"Good: “{title}”"), status
+    # The queue is where it was: its first new card, and no note.
+    assert page.locator("article[data-item-kind]").get_attribute("data-item-key") == head
+    assert page.locator(".chosen-note").count() == 0
+    # Undo takes the out-of-turn rating back, as any other.
+    with page.expect_navigation():
+        page.keyboard.press("u")
+    assert page.locator(".last-rating").count() == 0
+    page.goto(f"{base}/questions/{chosen}")
+    assert "You have reviewed this" not in page.content()

@@ -20,7 +20,7 @@ HOSTILE = [
 ]
 # The query parameters each GET route reads; a path parameter is marked "<path>".
 GET_ROUTES = {
-    "/": [], "/study": [], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
+    "/": [], "/study": ["card"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
     "/questions": ["level", "concept", "importance", "q", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
