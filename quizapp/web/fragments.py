@@ -21,8 +21,9 @@ def init_fragments(app: Flask) -> None:
     app.add_template_global(render_card_answer, "card_answer")
 
 
-def render_card_answer(card: Card | StudyItem) -> Markup:
-    """The answer sections of ``card`` (Markdown, highlighted code, output, follow-ups).
+def render_card_answer(card: Card | StudyItem, *, linkable: bool = False) -> Markup:
+    """The answer sections of ``card`` (Markdown, highlighted code, output, follow-ups), with
+    ids on its parts when ``linkable`` (the question page: links to a part).
 
     The fragment reads only the card's own columns, and ``content_hash`` is computed from all of
     them (bank_import.compute_content_hash), so (key, hash) names one rendering; an edited card
@@ -35,12 +36,12 @@ def render_card_answer(card: Card | StudyItem) -> Markup:
     def render() -> Markup:
         # The template autoescapes and its Markdown filter sanitises with nh3.
         return Markup(environment.get_template(CARD_ANSWER_TEMPLATE).render(  # noqa: S704
-            card=load_full_card(card)))
+            card=load_full_card(card), linkable=linkable))
 
     if environment.auto_reload:
         return render()
-    cache: dict[tuple[str, str], Markup] = current_app.extensions[EXTENSION_KEY]
-    key = (card.key, card.content_hash)
+    cache: dict[tuple[str, str, bool], Markup] = current_app.extensions[EXTENSION_KEY]
+    key = (card.key, card.content_hash, linkable)
     html = cache.get(key)
     if html is None:
         html = render()

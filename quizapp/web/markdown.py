@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import nh3
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 from pygments import format as format_tokens
 from pygments.formatters import HtmlFormatter
@@ -43,6 +44,15 @@ def align_with_classes(state) -> None:
             token.attrs = {"class": ALIGN_CLASSES[token.attrs["style"]]}
 
 
+def render_image_as_link(renderer, tokens, idx, options, env) -> str:
+    """Render rule: an image becomes a link to it named by its alt text. Pages load nothing
+    from elsewhere and nh3 drops <img>, which took the alt text with it (notes/s11/browse.md f)."""
+    token = tokens[idx]
+    alt = renderer.renderInlineAsText(token.children or [], options, env).strip()
+    label = escapeHtml(f"Image: {alt}" if alt else "Image")
+    return f'<a href="{escapeHtml(token.attrGet("src") or "")}">{label}</a>'
+
+
 def compute_lexer(language: str):
     try:
         return get_lexer_by_name(language or "text")
@@ -74,6 +84,7 @@ def build_markdown() -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False, "highlight": highlight_block})
     parser.enable("table")
     parser.core.ruler.push("align_with_classes", align_with_classes)
+    parser.add_render_rule("image", render_image_as_link)
     for ruler in (parser.core.ruler, parser.block.ruler, parser.inline.ruler,
                   parser.inline.ruler2):
         ruler.getRules("")  # compiles the cache of every chain of this ruler at once

@@ -37,7 +37,9 @@ LONG_CARD = dataclasses.replace(
               question="Do `x.is_contiguous(memory_format=torch.channels_last)` and "
                        "`x.contiguous(memory_format=torch.channels_last).stride()` agree?"),
     basics="`torch.zeros(2, 3, 4, 5).to(memory_format=torch.channels_last).stride()` is "
-           "(60, 1, 15, 3), so `is_contiguous(memory_format=torch.channels_last)` is True.",
+           "(60, 1, 15, 3), so `is_contiguous(memory_format=torch.channels_last)` is True. "
+           "Outside code too: torch_channels_last_memory_format_stride_permutation_rule, and "
+           "https://pytorch.org/docs/stable/tensor_attributes.html#torch-memory-format-details",
     code=LONG_CODE)
 # One card per level and importance, so /questions shows every badge colour.
 BANK = [LONG_CARD,

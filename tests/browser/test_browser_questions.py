@@ -60,3 +60,26 @@ def test_a_card_chosen_on_its_page_is_studied_with_the_keyboard_and_the_queue_ca
     assert page.locator(".last-rating").count() == 0
     page.goto(f"{base}/questions/{chosen}")
     assert "You have reviewed this" not in page.content()
+
+
+def test_a_link_to_a_closed_part_of_a_card_opens_it_but_never_a_study_pages_answer(
+        page, live_server):
+    base = live_server["url"]
+    page.goto(f"{base}/questions/browser-two#red-flags")
+    assert page.locator("#red-flags").get_attribute("open") is not None
+    assert page.locator("#go-deeper").get_attribute("open") is None
+    # A heading inside a closed part: the part opens and the heading is brought into view.
+    page.set_viewport_size({"width": 390, "height": 500})
+    page.goto(f"{base}/questions/browser-two#go-deeper-principal")
+    assert page.locator("#go-deeper").get_attribute("open") is not None
+    assert page.locator("#go-deeper-principal").is_visible()
+    top = page.evaluate("document.getElementById('go-deeper-principal').getBoundingClientRect().top")
+    assert 0 <= top < 500, top
+    # Changing the fragment on the page opens the new part too.
+    page.evaluate("location.hash = '#follow-ups'")
+    page.wait_for_function("document.getElementById('follow-ups').open")
+    # On a study page the card's answer stays hidden whatever the URL says.
+    register_in_browser(page, base, "linker")
+    page.goto(f"{base}/study?card=browser-two#red-flags")
+    assert not page.locator(".rate-bar").is_visible()
+    assert page.locator("#reveal").get_attribute("open") is None

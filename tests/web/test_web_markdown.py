@@ -91,3 +91,15 @@ def test_puzzle_texts_render_without_emphasis_their_authors_never_wrote():
                     assert "<em>" not in html and "`" not in html.replace("&#96;", ""), feedback
                     rendered += 1
     assert rendered > 2000
+
+
+def test_an_image_becomes_a_link_named_by_its_alt_text():
+    # Pages load nothing from elsewhere and nh3 drops <img>: the alt text stays, as a link.
+    html = markdown.render_markdown('See ![the *strides* of x](https://example.com/s.png "t") here.')
+    assert html == ('<p>See <a href="https://example.com/s.png" rel="noopener noreferrer">'
+                    "Image: the strides of x</a> here.</p>\n")
+    assert markdown.render_markdown("![](a.png)") == (
+        '<p><a href="a.png" rel="noopener noreferrer">Image</a></p>\n')
+    assert "&lt;b&gt;" in markdown.render_markdown("![<b>](a.png)")
+    assert "<img" not in markdown.render_markdown('![x](https://example.com/s.png)')
+    assert 'href="javascript' not in markdown.render_markdown("![x](javascript:alert(1))")

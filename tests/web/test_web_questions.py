@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from webtest_support import concepts_for, make_card
+from webtest_support import concepts_for, make_card, register
 
 from quizapp.content.model import FollowUp
 from quizapp.extensions import db
@@ -297,3 +297,20 @@ def test_a_concept_tag_is_searched_with_the_cards_text(app, client, clock):
         import_concepts(db.session, concepts_for([card]))
     assert search(client, "aliasing") == ["tagged"]
     assert search(client, "in place aliasing") == ["tagged"]
+
+
+def test_a_card_page_outline_nests_its_parts_and_every_part_can_be_linked(client, bank):
+    page = client.get("/questions/beta-view").text
+    headings = re.findall(r'<h([1-6])[^>]*>(.*?)</h\1>', page.split('<main', 1)[1], re.S)
+    outline = [(int(level), re.sub(r"<[^>]+>", "", text).strip()) for level, text in headings]
+    assert outline == [
+        (1, "Question beta-view"), (2, "Question"), (2, "In 20 seconds"), (2, "In 50 seconds"),
+        (2, "Code"), (2, "Go deeper by level"), (3, "Junior"), (3, "Middle"), (3, "Senior"),
+        (3, "Principal"), (2, "Follow-up questions (2)"), (2, "Red flags (2)")]
+    for part in ("in-20-seconds", "in-50-seconds", "code", "go-deeper", "go-deeper-junior",
+                 "go-deeper-principal", "follow-ups", "red-flags"):
+        assert len(re.findall(rf'\sid="{part}"', page)) == 1, part
+    # A study page's answer has no ids: a URL naming a part would make the browser open it.
+    register(client, "sam")
+    study = client.get("/study?card=beta-view").text
+    assert "Red flags (2)" in study and 'id="red-flags"' not in study and 'id="code"' not in study

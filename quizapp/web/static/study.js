@@ -32,6 +32,25 @@
     input.value = String(-new Date().getTimezoneOffset());
   });
 
+  // A link to a closed part of a card ("/questions/<id>#red-flags", "#go-deeper-senior")
+  // opens that part and brings it into view. Only the card's own parts: a study page's
+  // answer (details#reveal) is shown by the person, never by a URL.
+  function openLinkedPart() {
+    var id = "";
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch (e) {
+      return;
+    }
+    var target = id && document.getElementById(id);
+    var part = target && target.closest("details.more");
+    if (!part || part.closest("details.reveal")) return;
+    part.open = true;
+    target.scrollIntoView();
+  }
+  openLinkedPart();
+  window.addEventListener("hashchange", openLinkedPart);
+
   function typingInField(event) {
     var el = event.target;
     if (!el || !el.tagName) return false;
