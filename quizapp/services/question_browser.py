@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session, load_only, selectinload
 
 from quizapp.models import Card, Concept, ItemConcept
-from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
+from quizapp.services.bank_import import FREQUENCY_ORDER, IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.card_search import (
     Term,
     compute_search_condition,
@@ -19,10 +20,15 @@ from quizapp.services.card_search import (
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.paging import check_page_number, count_pages
 from quizapp.services.search_text import compute_search_terms
-from quizapp.services.study_items import CARD, ITEM
+from quizapp.services.study_items import CARD, ITEM, STATE
 
 PER_PAGE = 25
 TEXT_MAX = 100
+# The list's orders (?sort=), as the order menu names them: the bank's own order (the order
+# the study queue introduces cards in), titles from A to Z, the most often asked first.
+SORTS = {"": "Study order", "title": "Title, A to Z", "asked": "Most asked first"}
+# A signed-in person's own filter (?mine=): cards by where they stand with them.
+MINE = {"": "Any progress", "new": "Not studied yet", "studied": "Studied", "due": "Due now"}
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,8 @@ class CardFilters:
     importance: str = ""
     text: str = ""
     page: int = 1
+    sort: str = ""
+    mine: str = ""  # MINE: read only with a user (list_cards' ``user_id``)
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,14 @@ class CardPage:
     pages: int
     suggestion: str | None = None  # a search that found nothing: the query spelled as the bank
     wider: int = 0  # a search that found nothing here: how many it finds in every level, concept
+    # With a user: their state of each listed card they have studied (card id -> progress).
+    progress: dict[int, CardProgress] | None = None
+
+
+@dataclass(frozen=True)
+class CardProgress:
+    due: datetime
+    reps: int
 
 
 def list_concepts(session: Session) -> list[Concept]:
@@ -56,6 +72,12 @@ def validate_filters(session: Session, filters: CardFilters) -> None:
             f"Unknown importance {filters.importance[:40]!r}: use {', '.join(IMPORTANCE_ORDER)}.")
     if filters.concept and session.get(Concept, filters.concept[:80]) is None:
         raise ServiceError(f"Unknown concept {filters.concept[:40]!r}: pick one from the list.")
+    if filters.sort not in SORTS:
+        raise ServiceError(f"Unknown order {filters.sort[:40]!r}: use "
+                           f"{', '.join(sort for sort in SORTS if sort)}, or none.")
+    if filters.mine not in MINE:
+        raise ServiceError(f"Unknown progress filter {filters.mine[:40]!r}: use "
+                           f"{', '.join(mine for mine in MINE if mine)}, or none.")
     if len(filters.text) > TEXT_MAX:
         raise ServiceError(f"Search text is at most {TEXT_MAX} characters.")
     check_page_number(filters.page)
@@ -65,11 +87,24 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def compute_card_conditions(filters: CardFilters, terms: list[Term]) -> tuple[list, list]:
+def compute_mine_condition(mine: str, user_id: int, now: datetime):
+    """The cards ``user_id`` has not studied, has studied, or has due at ``now``."""
+    state = select(STATE.c.id).where(STATE.c.user_id == user_id, STATE.c.item_id == ITEM.c.id)
+    if mine == "new":
+        return ~state.exists()
+    if mine == "due":
+        state = state.where(STATE.c.due <= now)
+    return state.exists()
+
+
+def compute_card_conditions(filters: CardFilters, terms: list[Term], user_id: int | None = None,
+                            now: datetime | None = None) -> tuple[list, list]:
     """The WHERE terms of ``filters`` (``terms``: its search text read by compute_search_terms):
     those on the item table alone, and those that also read the card table's columns (the
-    count joins card only for these)."""
+    count joins card only for these). ``filters.mine`` is read only with ``user_id``."""
     on_item = [ITEM.c.kind == "card", ITEM.c.retired.is_(False)]
+    if filters.mine and user_id is not None:
+        on_item.append(compute_mine_condition(filters.mine, user_id, now))
     on_card = []
     if filters.level:
         on_item.append(ITEM.c.level == filters.level)
@@ -87,12 +122,30 @@ def compute_card_conditions(filters: CardFilters, terms: list[Term]) -> tuple[li
     return on_item, on_card
 
 
-def list_cards(session: Session, filters: CardFilters) -> CardPage:
-    """Active cards matching every given filter: with search words, those with every word in
-    the title first; then in the bank's order (level, importance, then its own)."""
+def compute_card_order(filters: CardFilters, terms: list[Term]) -> list:
+    """ORDER BY of the list: by title, or the most asked first (then the bank's order); else,
+    with search words, the cards with every word in the title first, then the bank's order
+    (level, importance, then its own)."""
+    if filters.sort == "title":
+        return [func.lower(Card.title), Card.key]
+    if filters.sort == "asked":
+        # FREQUENCY_ORDER is the most common first: its index is the rank.
+        asked = case({name: rank for rank, name in enumerate(FREQUENCY_ORDER)},
+                     value=Card.frequency, else_=len(FREQUENCY_ORDER))
+        return [asked, Card.new_order, Card.key]
+    return [*([compute_title_rank(terms)] if terms else []), Card.new_order, Card.key]
+
+
+def list_cards(session: Session, filters: CardFilters, *, user_id: int | None = None,
+               now: datetime | None = None) -> CardPage:
+    """Active cards matching every given filter, in the order ``filters.sort`` names
+    (compute_card_order); with ``user_id`` (and ``now``, for "due"), that user's progress
+    filter is applied and their progress with each listed card read."""
     validate_filters(session, filters)
+    if user_id is not None and now is None:
+        raise ValueError("list_cards needs now with a user_id")
     terms = compute_search_terms(filters.text)
-    on_item, on_card = compute_card_conditions(filters, terms)
+    on_item, on_card = compute_card_conditions(filters, terms, user_id, now)
     # Counted on the item table alone where the filters allow: joining card reads each card's
     # text (several KB), which made the count 10x the page query on a 5,000-card bank.
     counted = ITEM.join(CARD, CARD.c.item_id == ITEM.c.id) if on_card else ITEM
@@ -100,20 +153,28 @@ def list_cards(session: Session, filters: CardFilters) -> CardPage:
         select(func.count()).select_from(counted).where(*on_item, *on_card)) or 0
     pages = count_pages(total, PER_PAGE)
     page = min(filters.page, pages)
-    # A search lists the cards whose title holds every term first (the bank's own order
-    # within each part); without one, level then importance, as the study queue takes them.
-    order = [compute_title_rank(terms)] if terms else []
     cards = list(session.scalars(
         select(Card).where(*on_item, *on_card)
-        .options(load_only(Card.key, Card.title, Card.level, Card.importance, Card.new_order),
+        .options(load_only(Card.key, Card.title, Card.level, Card.importance, Card.frequency,
+                           Card.new_order),
                  selectinload(Card.concepts))
-        .order_by(*order, Card.new_order, Card.key)
+        .order_by(*compute_card_order(filters, terms))
         .offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
+    progress = None if user_id is None else list_progress(session, user_id, cards)
     if total or not terms:
-        return CardPage(cards, total, page, pages)
-    narrowed = filters.level or filters.concept or filters.importance
+        return CardPage(cards, total, page, pages, progress=progress)
+    narrowed = filters.level or filters.concept or filters.importance or filters.mine
     return CardPage(cards, total, page, pages, suggest_search(session, terms),
-                    count_matching(session, terms) if narrowed else 0)
+                    count_matching(session, terms) if narrowed else 0, progress)
+
+
+def list_progress(session: Session, user_id: int, cards: list[Card]) -> dict[int, CardProgress]:
+    """The user's state of each of ``cards`` they have studied (at most a page of them)."""
+    if not cards:
+        return {}
+    rows = session.execute(select(STATE.c.item_id, STATE.c.due, STATE.c.reps).where(
+        STATE.c.user_id == user_id, STATE.c.item_id.in_([card.id for card in cards])))
+    return {row.item_id: CardProgress(row.due, row.reps) for row in rows}
 
 
 def load_card(session: Session, key: str) -> Card:

@@ -11,11 +11,12 @@ from quizapp.extensions import db
 from quizapp.services import paging, question_browser, reviews
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
+from quizapp.web.runtime import current_time
 
 bp = Blueprint("questions", __name__)
 # The list's own query parameters: a card opened from a filtered list carries them (?from=),
 # so its way back returns to that list, not to every question (notes/s11/browse.md #5).
-LIST_KEYS = ("level", "concept", "importance", "q", "page")
+LIST_KEYS = ("level", "concept", "importance", "mine", "q", "sort", "page")
 LIST_QUERY_MAX = 400
 TEXT_MAX_IN_QUERY = 200
 
@@ -38,22 +39,32 @@ def read_filters() -> question_browser.CardFilters:
         concept=args.get("concept", "").strip().lower().replace(" ", "-"),
         importance=args.get("importance", "").strip().lower().replace(" ", "-"),
         text=args.get("q", ""),
-        page=paging.read_page_number(args.get("page", "1")))
+        page=paging.read_page_number(args.get("page", "1")),
+        sort=args.get("sort", "").strip().lower(),
+        # Read for a signed-in person only: a shared link with it lists every card to others.
+        mine=args.get("mine", "").strip().lower() if current_user.is_authenticated else "")
 
 
 @bp.route("/questions")
 def index():
     filters = read_filters()
     context = {"filters": filters, "levels": LEVEL_ORDER, "importances": IMPORTANCE_ORDER,
-               "concepts": question_browser.list_concepts(db.session)}
+               "concepts": question_browser.list_concepts(db.session),
+               "sorts": question_browser.SORTS, "mines": question_browser.MINE}
+    user_id = current_user.id if current_user.is_authenticated else None
     try:
-        result = question_browser.list_cards(db.session, filters)
+        result = question_browser.list_cards(db.session, filters, user_id=user_id,
+                                             now=current_time())
     except ServiceError as exc:
         return render_template("questions/index.html", result=None, error=exc.message,
                                **context), 400
-    list_query = urlencode(compute_list_query(request.args.items(multi=True)))
+    kept = compute_list_query(request.args.items(multi=True))
+    # The order links keep the filters and start again at page 1.
+    unordered = {name: value for name, value in kept.items() if name not in ("sort", "page")}
+    order_urls = {sort: url_for("questions.index", **unordered, **({"sort": sort} if sort else {}))
+                  for sort in question_browser.SORTS}
     return render_template("questions/index.html", result=result, error=None,
-                           list_query=list_query, **context)
+                           list_query=urlencode(kept), order_urls=order_urls, **context)
 
 
 @bp.route("/questions/<string:key>")

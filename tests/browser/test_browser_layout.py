@@ -17,6 +17,7 @@ from quizapp.services.bank_import import import_cards
 pytestmark = pytest.mark.browser
 SCHEMES = ["light", "dark"]
 PHONE = {"width": 375, "height": 800}
+PHONE_TALL = {"width": 390, "height": 844}  # a common phone held upright
 DESKTOP = {"width": 1440, "height": 900}
 AA = 4.5  # WCAG 2 AA for body text; held for every text here, large or not
 
@@ -53,7 +54,7 @@ EXPLORER_VIEW = f"/explorer?expr={quote('torch.arange(24.).view(2, 3, 4).transpo
 ANONYMOUS_PAGES = ["/", "/questions", "/questions/long-inline-code", "/questions/layout-middle",
                    "/explorer", EXPLORER, EXPLORER_VIEW, "/login", "/register"]
 ACCOUNT_PAGES = ["/", "/study", "/settings", "/study/history", "/study/stats",
-                 "/questions/long-inline-code", "/study?card=layout-middle"]
+                 "/questions/long-inline-code", "/study?card=layout-middle", "/questions"]
 
 # Colours as the eye gets them: an element's background is the nearest backgrounds up the tree,
 # blended until one is opaque; ratio() is WCAG's contrast ratio of two such colours.
@@ -207,6 +208,8 @@ def test_text_contrast_meets_wcag_aa(browser, base, scheme):
     failures += low_contrast(page, "/ (logged in)", checked)
     page.goto(f"{base}/questions/layout-middle")
     failures += low_contrast(page, "/questions/layout-middle (logged in)", checked)
+    page.goto(f"{base}/questions")
+    failures += low_contrast(page, "/questions (logged in)", checked)  # each card's progress
     page.goto(f"{base}/study?card=layout-middle")
     failures += low_contrast(page, "/study?card=layout-middle", checked)  # the chosen note
     page.goto(f"{base}/study")
@@ -229,7 +232,7 @@ def test_text_contrast_meets_wcag_aa(browser, base, scheme):
             "span.badge.importance.importance-must-know", "span.badge.copy", "span.badge.alias",
             "span.rate-label", "span.rating-chip.rate-2",
             "summary.button.primary.reveal-button", "kbd.js-only", "p.chosen-note",
-            "a.button"} <= checked
+            "a.button", "span.card-progress.muted"} <= checked
     assert failures == [], "\n".join(failures)
 
 
@@ -339,3 +342,19 @@ def test_a_six_dimension_stride_fits_a_phone_card(browser, base, width):
             return [box.scrollWidth, box.clientWidth];
         }""")
         assert overflow[0] <= overflow[1], overflow
+
+
+def test_on_a_phone_the_question_list_starts_on_the_first_screen(browser, base):
+    # Signed in (the most filters); the menus' first choices name them, the labels stay for
+    # screen readers (notes/s11/browse.md: the list started below the fold).
+    page = new_page(browser, "light", PHONE_TALL)
+    register_in_browser(page, base, "fold")
+    page.goto(f"{base}/questions")
+    row = page.locator(".card-row").first.bounding_box()
+    assert row["y"] + 40 < PHONE_TALL["height"], row
+    for name, first in (("level", "Any level"), ("concept", "Any concept"),
+                        ("importance", "Any importance"), ("mine", "Any progress")):
+        select = page.locator(f"select[name={name}]")
+        assert select.locator("option").first.inner_text() == first
+        assert page.get_by_label(name.capitalize() if name != "mine" else "Yours").count() == 1
+    page.context.close()

@@ -22,7 +22,7 @@ HOSTILE = [
 GET_ROUTES = {
     "/": [], "/study": ["card"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
-    "/questions": ["level", "concept", "importance", "q", "page"],
+    "/questions": ["level", "concept", "importance", "mine", "q", "sort", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
     "/explorer": ["expr"], "/api/explain": ["expr"],
     "/study/answer": ["answer", "hints_used", "token"],
