@@ -56,8 +56,7 @@ class CardPage:
 
 @dataclass(frozen=True)
 class CardProgress:
-    due: datetime
-    reps: int
+    due: datetime  # when the card is next due for this user
 
 
 def list_concepts(session: Session) -> list[Concept]:
@@ -172,9 +171,9 @@ def list_progress(session: Session, user_id: int, cards: list[Card]) -> dict[int
     """The user's state of each of ``cards`` they have studied (at most a page of them)."""
     if not cards:
         return {}
-    rows = session.execute(select(STATE.c.item_id, STATE.c.due, STATE.c.reps).where(
+    rows = session.execute(select(STATE.c.item_id, STATE.c.due).where(
         STATE.c.user_id == user_id, STATE.c.item_id.in_([card.id for card in cards])))
-    return {row.item_id: CardProgress(row.due, row.reps) for row in rows}
+    return {row.item_id: CardProgress(row.due) for row in rows}
 
 
 def load_card(session: Session, key: str) -> Card:
