@@ -22,6 +22,7 @@ from quizapp.services.study_items import (
     StudyItem,
     compute_item_state,
     compute_study_item,
+    load_card_and_state,
 )
 
 # When nothing is due, an item whose learning step ends within this span is shown early
@@ -276,3 +277,11 @@ def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
     return QueueView(None, None, due_total, new_total, False, None, due_held,
                      counts.new - new_total, False, counts.next_day, counts.today,
                      counts.last_review, counts.closed_review_at)
+
+
+def compute_chosen_card(session: Session, user: User, now: datetime, key: str) -> QueueView:
+    """The status bar's view with the card ``key`` as its item, shown ahead of the queue
+    ("Study it now" on its question page); NotFound if there is no such card or it was
+    retired."""
+    item, state = load_card_and_state(session, user.id, key)
+    return replace(compute_status(session, user, now), item=item, state=state)

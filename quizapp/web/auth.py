@@ -186,10 +186,19 @@ def register():
             # names such as Etc/GMT+12 (which is UTC-12:00)
             flash(f"Welcome, {user.username}. Your first items are ready. Your study day turns "
                   f"over at 04:00 in {zone}; change the time zone in Settings.", "success")
-            return set_device_cookie(redirect(url_for("study.index")), user)
+            target = compute_safe_next(request.args.get("next"), url_for("study.index"))
+            return set_device_cookie(redirect(target), user)
     elif form.is_submitted():
         status = 400
-    return render_template("auth/register.html", form=form, message=message), status, headers
+    return render_template("auth/register.html", form=form, message=message,
+                           next_url=read_next()), status, headers
+
+
+def read_next() -> str | None:
+    """The page a visitor was asked to log in for (?next=, same-site only), which the login and
+    register pages hand on to each other, so a new account also lands there."""
+    target = compute_safe_next(request.args.get("next"), "")
+    return target or None
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -215,7 +224,8 @@ def login():
             return set_device_cookie(redirect(target), user)
     elif form.is_submitted():
         status = 400
-    return render_template("auth/login.html", form=form, message=message), status, headers
+    return render_template("auth/login.html", form=form, message=message,
+                           next_url=read_next()), status, headers
 
 
 @bp.route("/logout", methods=["POST"])

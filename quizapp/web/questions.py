@@ -76,4 +76,5 @@ def card(key: str):
     came_from = request.args.get("from", "")[:LIST_QUERY_MAX]
     back = compute_list_query(parse_qsl(came_from, keep_blank_values=False))
     return render_template("questions/card.html", card=card, state=state,
-                           back_url=url_for("questions.index", **back), back_to_list=bool(back))
+                           back_url=url_for("questions.index", **back), back_to_list=bool(back),
+                           list_query=urlencode(back))

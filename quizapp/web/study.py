@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -13,8 +14,12 @@ from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.reviews import OUTDATED_PUZZLE
-from quizapp.services.study_items import ItemState, StudyItem, load_card_and_state
-from quizapp.services.study_queue import compute_queue, compute_status
+from quizapp.services.study_queue import (
+    QueueView,
+    compute_chosen_card,
+    compute_queue,
+    compute_status,
+)
 from quizapp.web.filters import ANSWER_HINTS
 from quizapp.web.forms import (
     ANSWER_MAX,
@@ -24,6 +29,7 @@ from quizapp.web.forms import (
     RateForm,
     UndoForm,
 )
+from quizapp.web.questions import LIST_QUERY_MAX, compute_list_query
 from quizapp.web.runtime import current_time, new_puzzle_seed
 from quizapp.web.study_tokens import (
     DAMAGED,
@@ -53,22 +59,17 @@ def study_page_context() -> dict:
 
 def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
                       answer_form: AnswerForm | None = None, answer_error: str | None = None,
-                      chosen: tuple[StudyItem, ItemState | None] | None = None):
+                      chosen: ChosenCard | None = None):
     """The next item; ``shown`` re-renders a puzzle whose typed answer could not be read;
-    ``chosen`` (a card and the user's state for it) is shown instead of the queue's head.
+    ``chosen`` is a card shown instead of the queue's head.
 
     Pages carry their hidden fields as plain values (the templates write the inputs): forms
     are built only to read and validate what is posted back.
     """
     now = current_time()
-    if chosen is None:
-        view = compute_queue(db.session, current_user, now)
-    else:
-        view = replace(compute_status(db.session, current_user, now), item=chosen[0],
-                       state=chosen[1])
+    view = compute_queue(db.session, current_user, now) if chosen is None else chosen.view
     context = {"view": view, "ratings": RATING_LABELS, "last_review": view.last_review,
-               "chosen": chosen is not None,
-               "chosen_early": bool(chosen and chosen[1] and chosen[1].due > now)}
+               "chosen": chosen}
     item = view.item
     if item is None:
         return render_template("study/empty.html", **context), status
@@ -103,15 +104,44 @@ def home():
     return render_template("home.html", view=None)
 
 
+@dataclass(frozen=True)
+class ChosenCard:
+    """A card shown ahead of the queue, and why: chosen on its question page (``back`` leads
+    to that page, with the list it was opened from), or shown again after Undo."""
+
+    view: QueueView
+    back: str
+    undone: bool = False
+    early: bool = False  # in Review or learning, and not due yet: rating it reviews it early
+
+
 @bp.route("/study")
 @login_required
 def index():
     """The queue's next item; ``?card=<id>`` shows that card instead ("Study it now" on its
-    question page), to be rated as the queue would rate it."""
+    question page, or after undoing its rating), to be rated as the queue would rate it.
+
+    ``seen`` is the card's version when its page linked here: a different one means it was
+    rated (or undone) since, so Back after rating it does not offer to rate it again.
+    """
     key = request.args.get("card", "").strip()
     if not key:
         return render_queue_page()
-    return render_queue_page(chosen=load_card_and_state(db.session, current_user.id, key))
+    now = current_time()
+    view = compute_chosen_card(db.session, current_user, now, key)
+    version = view.state.version if view.state else 0
+    seen = request.args.get("seen", "")
+    if seen.isdigit() and len(seen) <= 9 and int(seen) != version:
+        flash(f"“{view.item.title}” was rated or undone since you chose it, so it is not shown "
+              "again: here is your queue. Its page has Study it now if you want it again.",
+              "info")
+        return redirect(url_for("study.index"), 303)
+    back = compute_list_query(parse_qsl(request.args.get("from", "")[:LIST_QUERY_MAX]))
+    back_url = url_for("questions.card", key=view.item.key, **({"from": urlencode(back)}
+                                                               if back else {}))
+    early = view.state is not None and view.state.due > now
+    return render_queue_page(chosen=ChosenCard(view, back_url, request.args.get("undone") == "1",
+                                               early))
 
 
 @bp.route("/study/answer", methods=["GET", "POST"])
@@ -210,6 +240,12 @@ def undo():
         flash(ALREADY_UNDONE, "info")  # a second click on Undo (without JavaScript)
         return redirect(url_for("study.index"), 303)
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
+    if item.kind == "card" and not item.retired:
+        # Shown again to be rated anew, as Anki does, even if it was chosen out of turn and is
+        # not the queue's head now (a skill deals a fresh puzzle from the queue instead).
+        state = reviews.load_state(db.session, current_user, item.id)
+        return redirect(url_for("study.index", card=item.key, undone=1,
+                                seen=state.version if state else 0), 303)
     return redirect(url_for("study.index"), 303)
 
 

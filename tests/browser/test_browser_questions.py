@@ -46,6 +46,7 @@ def test_a_card_chosen_on_its_page_is_studied_with_the_keyboard_and_the_queue_ca
     assert "ahead of your queue" in page.locator(".chosen-note").inner_text()
     page.keyboard.press("Space")
     page.locator(".rate-bar").wait_for(state="visible")
+    assert not page.locator(".chosen-note").is_visible()  # the answer gets the screen
     with page.expect_navigation():
         page.keyboard.press("3")
     assert page.url == f"{base}/study"
@@ -54,12 +55,23 @@ def test_a_card_chosen_on_its_page_is_studied_with_the_keyboard_and_the_queue_ca
     # The queue is where it was: its first new card, and no note.
     assert page.locator("article[data-item-kind]").get_attribute("data-item-key") == head
     assert page.locator(".chosen-note").count() == 0
-    # Undo takes the out-of-turn rating back, as any other.
+    # Undo takes the out-of-turn rating back, as any other, and shows that card again.
     with page.expect_navigation():
         page.keyboard.press("u")
     assert page.locator(".last-rating").count() == 0
+    assert page.locator("article[data-item-kind]").get_attribute("data-item-key") == chosen
+    # Rated again, Back does not offer it a third time: the queue, with a word why.
+    page.keyboard.press("Space")
+    page.locator(".rate-bar").wait_for(state="visible")
+    with page.expect_navigation():
+        page.keyboard.press("3")
+    page.go_back()
+    page.wait_for_load_state("load")
+    assert page.url == f"{base}/study"
+    assert page.locator("article[data-item-kind]").get_attribute("data-item-key") == head
+    assert "was rated or undone since you chose it" in page.locator(".flashes").inner_text()
     page.goto(f"{base}/questions/{chosen}")
-    assert "You have reviewed this" not in page.content()
+    assert "You have reviewed this 1 time;" in page.content()  # once: the undone one is gone
 
 
 def test_a_link_to_a_closed_part_of_a_card_opens_it_but_never_a_study_pages_answer(
