@@ -37,6 +37,7 @@ from quizapp.services.settings import (
     REVIEWS_PER_DAY_RANGE,
     UNKNOWN_ZONE_MESSAGE,
 )
+from quizapp.web.questions import LIST_QUERY_MAX
 
 USERNAME_MAX_INPUT = 40
 TOKEN_MAX = 1000
@@ -262,6 +263,8 @@ class RateForm(StudyForm):
     rating = NumberField(validators=[InputRequired(), NumberRange(1, 4)])
     answer = HiddenField(validators=[Length(0, ANSWER_MAX)])
     hints_used = NumberField(default=0, validators=[NumberRange(0, 2)])
+    # Studying a question list ("Study these"): the list's parameters, to show its next card.
+    then_list = HiddenField(validators=[Length(0, LIST_QUERY_MAX)])
 
 
 class PicksField(Field):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, render_template, request, url_for
@@ -32,7 +33,11 @@ def compute_list_query(pairs) -> dict[str, str]:
 
 
 def read_filters() -> question_browser.CardFilters:
-    args = request.args
+    return compute_filters(request.args)
+
+
+def compute_filters(args: Mapping[str, str]) -> question_browser.CardFilters:
+    """The list's filters in ``args`` (its query parameters), as the list page reads them."""
     return question_browser.CardFilters(
         # The lists show "Senior", "channels last" and "Should know": a typed URL may too.
         level=args.get("level", "").strip().lower(),
@@ -63,8 +68,11 @@ def index():
     unordered = {name: value for name, value in kept.items() if name not in ("sort", "page")}
     order_urls = {sort: url_for("questions.index", **unordered, **({"sort": sort} if sort else {}))
                   for sort in question_browser.SORTS}
+    study_list_url = url_for("study.index", list=urlencode(
+        {name: value for name, value in kept.items() if name != "page"}) or "all")
     return render_template("questions/index.html", result=result, error=None,
-                           list_query=urlencode(kept), order_urls=order_urls, **context)
+                           list_query=urlencode(kept), order_urls=order_urls,
+                           study_list_url=study_list_url, **context)
 
 
 @bp.route("/questions/<string:key>")

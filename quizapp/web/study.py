@@ -11,7 +11,7 @@ from flask_login import current_user, login_required
 from quizapp import srs
 from quizapp.extensions import db
 from quizapp.puzzles.picking import compute_pick_options
-from quizapp.services import paging, reviews, skill_reviews, study_stats
+from quizapp.services import list_study, paging, reviews, skill_reviews, study_stats
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.reviews import OUTDATED_PUZZLE
 from quizapp.services.study_queue import (
@@ -29,7 +29,7 @@ from quizapp.web.forms import (
     RateForm,
     UndoForm,
 )
-from quizapp.web.questions import LIST_QUERY_MAX, compute_list_query
+from quizapp.web.questions import LIST_QUERY_MAX, compute_filters, compute_list_query
 from quizapp.web.runtime import current_time, new_puzzle_seed
 from quizapp.web.study_tokens import (
     DAMAGED,
@@ -107,12 +107,24 @@ def home():
 @dataclass(frozen=True)
 class ChosenCard:
     """A card shown ahead of the queue, and why: chosen on its question page (``back`` leads
-    to that page, with the list it was opened from), or shown again after Undo."""
+    to that page, with the list it was opened from), shown again after Undo, or the next of
+    a list being studied (``list_query``, its parameters; ``back`` leads to the list)."""
 
     view: QueueView
     back: str
     undone: bool = False
     early: bool = False  # in Review or learning, and not due yet: rating it reviews it early
+    list_query: str | None = None
+    left: int = 0  # studying a list: its cards new or due, this one included
+
+
+def compute_list_filters(text: str) -> tuple[dict[str, str], str]:
+    """A list's parameters as "Study these" and the rating form carry them (a query string,
+    or "all" for the whole bank): the list page's own (compute_list_query) without its page
+    number, and the canonical text to carry on."""
+    kept = compute_list_query(parse_qsl(text[:LIST_QUERY_MAX]))
+    kept.pop("page", None)
+    return kept, urlencode(kept) or "all"
 
 
 @bp.route("/study")
@@ -124,6 +136,8 @@ def index():
     ``seen`` is the card's version when its page linked here: a different one means it was
     rated (or undone) since, so Back after rating it does not offer to rate it again.
     """
+    if "list" in request.args:
+        return render_list_study(request.args["list"])
     key = request.args.get("card", "").strip()
     if not key:
         return render_queue_page()
@@ -142,6 +156,20 @@ def index():
     early = view.state is not None and view.state.due > now
     return render_queue_page(chosen=ChosenCard(view, back_url, request.args.get("undone") == "1",
                                                early))
+
+
+def render_list_study(text: str):
+    """"Study these" on a question list: its first card new or due, or a page saying none is
+    left; each rating comes back here (the rating form carries the list)."""
+    kept, list_query = compute_list_filters(text)
+    study = list_study.compute_list_study(db.session, current_user, current_time(),
+                                          compute_filters(kept))
+    back = url_for("questions.index", **kept)
+    if study.view.item is None:
+        return render_template("study/list_done.html", view=study.view, back=back,
+                               ratings=RATING_LABELS, last_review=study.view.last_review)
+    return render_queue_page(chosen=ChosenCard(study.view, back, list_query=list_query,
+                                               left=study.left))
 
 
 @bp.route("/study/answer", methods=["GET", "POST"])
@@ -196,7 +224,7 @@ def _verify_or_none(token: str | None) -> ShownItem | None:
 def rate():
     form = RateForm()
     if not form.validate_on_submit():
-        abort(400, DAMAGED if "token" in form.errors else
+        abort(400, DAMAGED if form.errors.keys() & {"token", "then_list"} else
               "Pick one of Again, Hard, Good or Easy. Nothing was saved.")
     shown = verify_shown_item(form.token.data, current_user.id)
     if shown.predates_undo(current_user):
@@ -219,6 +247,9 @@ def rate():
         flash(exc.message, "warning")  # e.g. a double click: nothing was saved twice
     # A saved rating is not flashed: the next study page confirms it from the review log
     # (study/_status.html), so a rating does not rewrite the session cookie, nor does that page.
+    if form.then_list.data:  # studying a list: its next card
+        return redirect(url_for("study.index", list=compute_list_filters(form.then_list.data)[1]),
+                        303)
     return redirect(url_for("study.index"), 303)
 
 

@@ -95,3 +95,29 @@ def test_a_link_to_a_closed_part_of_a_card_opens_it_but_never_a_study_pages_answ
     page.goto(f"{base}/study?card=browser-two#red-flags")
     assert not page.locator(".rate-bar").is_visible()
     assert page.locator("#reveal").get_attribute("open") is None
+
+
+def test_study_these_goes_through_a_filtered_list_with_the_keyboard(page, live_server):
+    base = live_server["url"]
+    register_in_browser(page, base, "lister")
+    page.goto(f"{base}/questions?sort=title")
+    assert page.locator(".card-row").count() == 5
+    expected = [key.split("/")[-1].split("?")[0] for key in
+                page.locator(".card-link").evaluate_all("(links) => links.map((a) => a.href)")]
+    with page.expect_navigation():
+        page.get_by_role("link", name="Study these").click()
+    studied = []
+    while page.locator("article[data-item-kind]").count():
+        studied.append(page.locator("article[data-item-kind]").get_attribute("data-item-key"))
+        assert "Studying a question list" in page.locator(".chosen-note").inner_text()
+        page.keyboard.press("Space")
+        page.locator(".rate-bar").wait_for(state="visible")
+        with page.expect_navigation():
+            page.keyboard.press("4")
+    assert studied == expected
+    assert page.locator("h1").inner_text() == "Nothing left in this list"
+    with page.expect_navigation():
+        page.get_by_role("link", name="Back to the list").click()
+    assert page.url == f"{base}/questions?sort=title"
+    progress = page.locator(".card-progress").all_inner_texts()
+    assert len(progress) == 5 and all(text.startswith("Next review in") for text in progress)

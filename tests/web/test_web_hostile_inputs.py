@@ -6,6 +6,7 @@ import pytest
 from webtest_support import (
     PASSWORD,
     csrf_token,
+    post_settings,
     rate_current,
     reach_first_skill,
     register,
@@ -20,7 +21,7 @@ HOSTILE = [
 ]
 # The query parameters each GET route reads; a path parameter is marked "<path>".
 GET_ROUTES = {
-    "/": [], "/study": ["card"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
+    "/": [], "/study": ["card", "list"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
     "/questions": ["level", "concept", "importance", "mine", "q", "sort", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
@@ -51,7 +52,7 @@ ACCOUNT_FORMS = {
                            {"current": PASSWORD, "new": PASSWORD, "confirm": PASSWORD}, {303}),
     "/study/answer": ([("answer",), ("hints_used",), ("token",)],
                       {"answer": "(1, 2)", "hints_used": "0"}, {200, 422}),
-    "/study/rate": ([("rating",), ("answer",), ("hints_used",), ("token",)],
+    "/study/rate": ([("rating",), ("answer",), ("hints_used",), ("token",), ("then_list",)],
                     {"rating": "3", "answer": "", "hints_used": "0"}, {303}),
     "/study/undo": ([("review_id",)], {"review_id": "1"}, {303, 404}),
 }
@@ -124,6 +125,8 @@ def test_hostile_values_in_the_account_forms_never_cause_a_500(app, client, skil
     register(client, "sam")
     if route == "/study/undo":
         rate_current(client, 3)
+    if route == "/study/rate":  # every then_list value is a rating that goes through
+        post_settings(client, new_per_day="100")
 
     def open_page():  # a puzzle for /study/answer, so answers reach the checker
         page = reach_first_skill(client) if route == "/study/answer" else client.get("/study").text

@@ -1,0 +1,111 @@
+"""Studying a question list ("Study these"): its new and due cards, one after another, in the
+list's order, whatever the daily limits."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote
+
+from sqlalchemy import select
+from webtest_support import (
+    csrf_token,
+    post_settings,
+    rate_current,
+    register,
+    shown_key,
+    study_token,
+)
+
+from quizapp.extensions import db
+from quizapp.models import Item, Review
+
+
+def study_these(html: str) -> str:
+    return re.search(r'<a class="button" href="([^"]+)">Study these</a>', html).group(1).replace(
+        "&amp;", "&")
+
+
+def rate_as_shown(client, rating: int, page: str):
+    """Post the page's rating form as a browser would: with the list it carries, if any."""
+    then = re.search(r'name="then_list" value="([^"]*)"', page)
+    fields = {"then_list": then.group(1).replace("&amp;", "&")} if then else {}
+    return rate_current(client, rating, page, **fields)
+
+
+def reviewed_keys(app) -> list[str]:
+    with app.app_context():
+        return list(db.session.scalars(select(Item.key).join(Review, Review.item_id == Item.id)
+                                       .order_by(Review.id)))
+
+
+def test_a_list_is_studied_card_by_card_in_its_order_then_says_it_is_done(app, client, bank):
+    register(client, "sam")
+    listing = client.get("/questions?level=middle&sort=title&page=1").text
+    link = study_these(listing)
+    assert unquote(link) == "/study?list=level=middle&sort=title"  # no page number
+    page = client.get(link).text
+    assert shown_key(page) == "delta-reshape"  # "Question delta..." before "Question epsilon..."
+    assert "Studying a question list: 2 of its cards are new or due, this one included." in page
+    assert 'href="/questions?level=middle&amp;sort=title">Back to the list' in page
+    assert 'name="then_list" value="level=middle&amp;sort=title"' in page
+    rated = rate_as_shown(client, 4, page)
+    assert rated.status_code == 303 and rated.headers["Location"] == link
+    page = client.get(link).text
+    assert shown_key(page) == "epsilon-expand" and "1 of its cards is new or due" in page
+    # The status bar confirms the rating, as in the queue.
+    assert "Easy: “Question delta-reshape”" in page
+    rate_as_shown(client, 3, page)
+    done = client.get(link)
+    assert done.status_code == 200 and "Nothing left in this list" in done.text
+    assert 'href="/questions?level=middle&amp;sort=title">Back to the list' in done.text
+    assert reviewed_keys(app) == ["delta-reshape", "epsilon-expand"]
+
+
+def test_a_learning_step_comes_back_to_the_list_once_it_is_due(app, client, bank, clock):
+    register(client, "sam")
+    link = "/study?list=concept%3Dstorage-offset"
+    rate_as_shown(client, 1, client.get(link).text)  # Again: a minute away
+    assert "Nothing left in this list" in client.get(link).text
+    clock.advance(minutes=2)
+    assert shown_key(client.get(link).text) == "gamma-offset"
+
+
+def test_the_daily_limits_do_not_hold_a_list_back_and_the_page_says_so(app, client, bank):
+    register(client, "sam")
+    post_settings(client, new_per_day="0")
+    assert shown_key(client.get("/study").text) is None  # the queue has nothing today
+    page = client.get("/study?list=all").text
+    assert shown_key(page) == "alpha-stride"  # the whole bank in study order
+    assert "go beyond today's new-item limit, which is used up" in page
+    assert "6 of its cards are new or due" in page
+    rate_current(client, 3, page)
+    assert reviewed_keys(app) == ["alpha-stride"]
+
+
+def test_a_visitor_has_no_study_these_and_bad_lists_get_a_clear_400(app, client, bank):
+    assert "Study these" not in client.get("/questions").text
+    assert client.get("/study?list=all").status_code == 302  # to the login page
+    register(client, "sam")
+    response = client.get("/study?list=level%3Dwizard")
+    assert response.status_code == 400 and "Unknown level" in response.text
+    # Parameters that are not the list's are dropped, not followed.
+    page = client.get("/study?list=next%3D%2F%2Fevil.example%26level%3Dsenior").text
+    assert shown_key(page) == "zeta-channels"
+    assert 'value="level=senior"' in page and "evil" not in page
+
+
+def test_a_forged_or_damaged_list_in_the_rating_form_saves_once_and_stays_on_the_site(
+        app, client, bank):
+    register(client, "sam")
+    page = client.get("/study?list=level%3Djunior").text
+    response = client.post("/study/rate", data={
+        "csrf_token": csrf_token(page), "token": study_token(page), "rating": "3",
+        "then_list": "next=https://evil.example/&concept=view"})
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/study?list=concept%3Dview"
+    page = client.get("/study?list=level%3Djunior").text
+    response = client.post("/study/rate", data={
+        "csrf_token": csrf_token(page), "token": study_token(page), "rating": "3",
+        "then_list": "x" * 401})
+    assert response.status_code == 400 and "damaged" in response.text
+    assert reviewed_keys(app) == ["alpha-stride"]
