@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from urllib.parse import parse_qsl, urlencode
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from quizapp import srs
 from quizapp.extensions import db
 from quizapp.puzzles.picking import compute_pick_options
-from quizapp.services import list_study, paging, reviews, skill_reviews, study_stats
+from quizapp.services import paging, reviews, skill_reviews, study_stats
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.reviews import OUTDATED_PUZZLE
-from quizapp.services.study_queue import (
-    QueueView,
-    compute_chosen_card,
-    compute_queue,
-    compute_status,
-)
+from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS
 from quizapp.web.forms import (
     ANSWER_MAX,
@@ -29,8 +21,13 @@ from quizapp.web.forms import (
     RateForm,
     UndoForm,
 )
-from quizapp.web.questions import LIST_QUERY_MAX, compute_filters, compute_list_query
 from quizapp.web.runtime import current_time, new_puzzle_seed
+from quizapp.web.study_chosen import (
+    ChosenCard,
+    compute_list_filters,
+    read_chosen_card,
+    read_list_study,
+)
 from quizapp.web.study_tokens import (
     DAMAGED,
     ShownItem,
@@ -104,29 +101,6 @@ def home():
     return render_template("home.html", view=None)
 
 
-@dataclass(frozen=True)
-class ChosenCard:
-    """A card shown ahead of the queue, and why: chosen on its question page (``back`` leads
-    to that page, with the list it was opened from), shown again after Undo, or the next of
-    a list being studied (``list_query``, its parameters; ``back`` leads to the list)."""
-
-    view: QueueView
-    back: str
-    undone: bool = False
-    early: bool = False  # in Review or learning, and not due yet: rating it reviews it early
-    list_query: str | None = None
-    left: int = 0  # studying a list: its cards new or due, this one included
-
-
-def compute_list_filters(text: str) -> tuple[dict[str, str], str]:
-    """A list's parameters as "Study these" and the rating form carry them (a query string,
-    or "all" for the whole bank): the list page's own (compute_list_query) without its page
-    number, and the canonical text to carry on."""
-    kept = compute_list_query(parse_qsl(text[:LIST_QUERY_MAX]))
-    kept.pop("page", None)
-    return kept, urlencode(kept) or "all"
-
-
 @bp.route("/study")
 @login_required
 def index():
@@ -137,39 +111,18 @@ def index():
     rated (or undone) since, so Back after rating it does not offer to rate it again.
     """
     if "list" in request.args:
-        return render_list_study(request.args["list"])
+        chosen, view, back = read_list_study(request.args["list"])
+        if chosen is None:  # every card of the list is studied and not due
+            return render_template("study/list_done.html", view=view, back=back,
+                                   ratings=RATING_LABELS, last_review=view.last_review)
+        return render_queue_page(chosen=chosen)
     key = request.args.get("card", "").strip()
     if not key:
         return render_queue_page()
-    now = current_time()
-    view = compute_chosen_card(db.session, current_user, now, key)
-    version = view.state.version if view.state else 0
-    seen = request.args.get("seen", "")
-    if seen.isdigit() and len(seen) <= 9 and int(seen) != version:
-        flash(f"“{view.item.title}” was rated or undone since you chose it, so it is not shown "
-              "again: here is your queue. Its page has Study it now if you want it again.",
-              "info")
+    chosen = read_chosen_card(key)
+    if chosen is None:  # rated or undone since its page linked here (read_chosen_card)
         return redirect(url_for("study.index"), 303)
-    back = compute_list_query(parse_qsl(request.args.get("from", "")[:LIST_QUERY_MAX]))
-    back_url = url_for("questions.card", key=view.item.key, **({"from": urlencode(back)}
-                                                               if back else {}))
-    early = view.state is not None and view.state.due > now
-    return render_queue_page(chosen=ChosenCard(view, back_url, request.args.get("undone") == "1",
-                                               early))
-
-
-def render_list_study(text: str):
-    """"Study these" on a question list: its first card new or due, or a page saying none is
-    left; each rating comes back here (the rating form carries the list)."""
-    kept, list_query = compute_list_filters(text)
-    study = list_study.compute_list_study(db.session, current_user, current_time(),
-                                          compute_filters(kept))
-    back = url_for("questions.index", **kept)
-    if study.view.item is None:
-        return render_template("study/list_done.html", view=study.view, back=back,
-                               ratings=RATING_LABELS, last_review=study.view.last_review)
-    return render_queue_page(chosen=ChosenCard(study.view, back, list_query=list_query,
-                                               left=study.left))
+    return render_queue_page(chosen=chosen)
 
 
 @bp.route("/study/answer", methods=["GET", "POST"])

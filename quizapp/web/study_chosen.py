@@ -1,0 +1,71 @@
+"""Cards shown ahead of the queue: one chosen on its question page ("Study it now"), one shown
+again after Undo, or the next of a question list being studied ("Study these")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode
+
+from flask import flash, request, url_for
+from flask_login import current_user
+
+from quizapp.extensions import db
+from quizapp.services import list_study
+from quizapp.services.study_queue import QueueView, compute_chosen_card
+from quizapp.web.questions import LIST_QUERY_MAX, compute_filters, compute_list_query
+from quizapp.web.runtime import current_time
+
+
+@dataclass(frozen=True)
+class ChosenCard:
+    """A card shown instead of the queue's head, and why. ``back`` leads to the card's page
+    (with the list it was opened from) or, studying a list (``list_query``, its parameters),
+    to that list."""
+
+    view: QueueView
+    back: str
+    undone: bool = False  # shown again after Undo: the flash says why
+    early: bool = False  # in Review or learning, and not due yet: rating it reviews it early
+    list_query: str | None = None
+    left: int = 0  # studying a list: its cards new or due, this one included
+
+
+def compute_list_filters(text: str) -> tuple[dict[str, str], str]:
+    """A list's parameters as "Study these" and the rating form carry them (a query string,
+    or "all" for the whole bank): the list page's own (compute_list_query) without its page
+    number, and the canonical text to carry on."""
+    kept = compute_list_query(parse_qsl(text[:LIST_QUERY_MAX]))
+    kept.pop("page", None)
+    return kept, urlencode(kept) or "all"
+
+
+def read_chosen_card(key: str) -> ChosenCard | None:
+    """The card ``key`` of ``/study?card=``; NotFound if there is none to study. None (with a
+    flash saying why) when the page that linked here showed it at another version (``seen``):
+    it was rated or undone since, so Back after rating it does not offer it again."""
+    now = current_time()
+    view = compute_chosen_card(db.session, current_user, now, key)
+    version = view.state.version if view.state else 0
+    seen = request.args.get("seen", "")
+    if seen.isdigit() and len(seen) <= 9 and int(seen) != version:
+        flash(f"“{view.item.title}” was rated or undone since you chose it, so it is not shown "
+              "again: here is your queue. Its page has Study it now if you want it again.",
+              "info")
+        return None
+    back = compute_list_query(parse_qsl(request.args.get("from", "")[:LIST_QUERY_MAX]))
+    back_url = url_for("questions.card", key=view.item.key,
+                       **({"from": urlencode(back)} if back else {}))
+    return ChosenCard(view, back_url, undone=request.args.get("undone") == "1",
+                      early=view.state is not None and view.state.due > now)
+
+
+def read_list_study(text: str) -> tuple[ChosenCard | None, QueueView, str]:
+    """``/study?list=``: the list's next card new or due (None when none is left), the status
+    bar's view, and the list page's address."""
+    kept, list_query = compute_list_filters(text)
+    study = list_study.compute_list_study(db.session, current_user, current_time(),
+                                          compute_filters(kept))
+    back = url_for("questions.index", **kept)
+    if study.view.item is None:
+        return None, study.view, back
+    return ChosenCard(study.view, back, list_query=list_query, left=study.left), study.view, back
