@@ -302,6 +302,7 @@ class AnswerForm(StudyForm):
 class UndoForm(StudyForm):
     review_id = NumberField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
     review_token = HiddenField(validators=[Length(0, TOKEN_MAX)])  # web.study_tokens
+    then_list = HiddenField(validators=[Length(0, LIST_QUERY_MAX)])  # as RateForm's
 
 
 class ExplainQueryForm(FlaskForm):

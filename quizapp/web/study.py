@@ -111,10 +111,10 @@ def index():
     rated (or undone) since, so Back after rating it does not offer to rate it again.
     """
     if "list" in request.args:
-        chosen, view, back = read_list_study(request.args["list"])
-        if chosen is None:  # every card of the list is studied and not due
-            return render_template("study/list_done.html", view=view, back=back,
-                                   ratings=RATING_LABELS, last_review=view.last_review)
+        chosen = read_list_study(request.args["list"])
+        if chosen.view.item is None:  # every card of the list is studied and not due
+            return render_template("study/list_done.html", view=chosen.view, chosen=chosen,
+                                   ratings=RATING_LABELS, last_review=chosen.view.last_review)
         return render_queue_page(chosen=chosen)
     key = request.args.get("card", "").strip()
     if not key:
@@ -224,6 +224,9 @@ def undo():
         flash(ALREADY_UNDONE, "info")  # a second click on Undo (without JavaScript)
         return redirect(url_for("study.index"), 303)
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
+    if form.then_list.data:  # undone while studying a list: the list shows it again first
+        return redirect(url_for("study.index", list=compute_list_filters(form.then_list.data)[1]),
+                        303)
     if item.kind == "card" and not item.retired:
         # Shown again to be rated anew, as Anki does, even if it was chosen out of turn and is
         # not the queue's head now (a skill deals a fresh puzzle from the queue instead).

@@ -59,13 +59,11 @@ def read_chosen_card(key: str) -> ChosenCard | None:
                       early=view.state is not None and view.state.due > now)
 
 
-def read_list_study(text: str) -> tuple[ChosenCard | None, QueueView, str]:
-    """``/study?list=``: the list's next card new or due (None when none is left), the status
-    bar's view, and the list page's address."""
+def read_list_study(text: str) -> ChosenCard:
+    """``/study?list=``: the list's next card new or due (``view.item`` None when none is
+    left), and the way back to the list page."""
     kept, list_query = compute_list_filters(text)
     study = list_study.compute_list_study(db.session, current_user, current_time(),
                                           compute_filters(kept))
-    back = url_for("questions.index", **kept)
-    if study.view.item is None:
-        return None, study.view, back
-    return ChosenCard(study.view, back, list_query=list_query, left=study.left), study.view, back
+    return ChosenCard(study.view, url_for("questions.index", **kept), list_query=list_query,
+                      left=study.left)

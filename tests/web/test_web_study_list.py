@@ -109,3 +109,33 @@ def test_a_forged_or_damaged_list_in_the_rating_form_saves_once_and_stays_on_the
         "then_list": "x" * 401})
     assert response.status_code == 400 and "damaged" in response.text
     assert reviewed_keys(app) == ["alpha-stride"]
+
+
+def undo_latest(client, page: str):
+    """Press the status bar's Undo on ``page``, with the hidden fields it carries."""
+    fields = dict(re.findall(r'<input (?:id="\w+" )?name="(review_id|review_token|then_list)" '
+                             r'type="hidden" value="([^"]*)"', page))
+    fields = {name: value.replace("&amp;", "&") for name, value in fields.items()}
+    return client.post("/study/undo", data={"csrf_token": csrf_token(page), **fields})
+
+
+def test_undo_while_studying_a_list_shows_the_undone_card_in_the_list_again(app, client, bank):
+    register(client, "sam")
+    link = "/study?list=level%3Djunior%26sort%3Dtitle"
+    first = client.get(link).text
+    rate_as_shown(client, 2, first)
+    second = client.get(link).text
+    assert shown_key(second) != shown_key(first)
+    undone = undo_latest(client, second)
+    assert undone.status_code == 303 and undone.headers["Location"] == link
+    again = client.get(link).text
+    assert shown_key(again) == shown_key(first) and "3 of its cards are new or due" in again
+    assert "Undone: “Question " in again
+    assert reviewed_keys(app) == []
+    # After the list's last card too: the list-done page's Undo keeps the list.
+    for _ in range(3):
+        rate_as_shown(client, 4, client.get(link).text)
+    done = client.get(link).text
+    assert "Nothing left in this list" in done
+    assert undo_latest(client, done).headers["Location"] == link
+    assert "1 of its cards is new or due" in client.get(link).text
