@@ -54,7 +54,7 @@ ACCOUNT_FORMS = {
                       {"answer": "(1, 2)", "hints_used": "0"}, {200, 422}),
     "/study/rate": ([("rating",), ("answer",), ("hints_used",), ("token",), ("then_list",)],
                     {"rating": "3", "answer": "", "hints_used": "0"}, {303}),
-    "/study/undo": ([("review_id",)], {"review_id": "1"}, {303, 404}),
+    "/study/undo": ([("review_id",), ("then_list",)], {"review_id": "1"}, {303, 404}),
 }
 
 
