@@ -3,6 +3,7 @@ again after Undo, or the next of a question list being studied ("Study these")."
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode
 
@@ -14,6 +15,8 @@ from quizapp.services import list_study
 from quizapp.services.study_queue import QueueView, compute_chosen_card
 from quizapp.web.questions import LIST_QUERY_MAX, compute_filters, compute_list_query
 from quizapp.web.runtime import current_time
+
+SEEN_VERSION = re.compile(r"[0-9]{1,9}")
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,8 @@ def read_chosen_card(key: str) -> ChosenCard | None:
     view = compute_chosen_card(db.session, current_user, now, key)
     version = view.state.version if view.state else 0
     seen = request.args.get("seen", "")
-    if seen.isdigit() and len(seen) <= 9 and int(seen) != version:
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    if SEEN_VERSION.fullmatch(seen) and int(seen) != version:
         flash(f"“{view.item.title}” was rated or undone since you chose it, so it is not shown "
               "again: here is your queue. Its page has Study it now if you want it again.",
               "info")

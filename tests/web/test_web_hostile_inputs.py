@@ -21,7 +21,7 @@ HOSTILE = [
 ]
 # The query parameters each GET route reads; a path parameter is marked "<path>".
 GET_ROUTES = {
-    "/": [], "/study": ["card", "list"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
+    "/": [], "/study": ["card", "list", "seen", "from", "undone"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
     "/questions": ["level", "concept", "importance", "mine", "q", "sort", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],

@@ -247,3 +247,14 @@ def test_a_new_account_made_from_the_login_page_lands_on_the_card(client, bank):
         "csrf_token": csrf_token(form), "username": "other", "password": PASSWORD,
         "confirm": PASSWORD})
     assert created.headers["Location"] == "/study"
+
+
+def test_odd_seen_and_from_values_are_ignored_never_a_500(client, bank):
+    register(client, "sam")
+    for seen in ("²", "١", "٣٤", "0" * 40, "-1", " 1", "1e3", "０", "\u00b9\u00b2"):
+        response = client.get("/study", query_string={"card": "alpha-stride", "seen": seen})
+        assert response.status_code == 200, seen
+        assert shown_key(response.text) == "alpha-stride"
+    for came_from in ("%", "a=b=c", "level=" + "x" * 300, "\u202e", "&&&", "level=middle&" * 50):
+        response = client.get("/study", query_string={"card": "alpha-stride", "from": came_from})
+        assert response.status_code == 200, came_from
