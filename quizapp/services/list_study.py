@@ -27,6 +27,7 @@ class ListStudy:
 
     view: QueueView
     left: int
+    next_due: datetime | None = None  # none left: when the list's next card falls due
 
 
 def compute_to_study_condition(user_id: int, now: datetime):
@@ -44,14 +45,18 @@ def compute_list_study(session: Session, user: User, now: datetime,
     validate_filters(session, filters)
     terms = compute_search_terms(filters.text)
     on_item, on_card = compute_card_conditions(filters, terms, user.id, now)
-    on_item.append(compute_to_study_condition(user.id, now))
+    in_list = [*on_item, *on_card]
+    to_study = [*in_list, compute_to_study_condition(user.id, now)]
     joined = ITEM.join(CARD, CARD.c.item_id == ITEM.c.id)
-    left = session.scalar(select(func.count()).select_from(joined)
-                          .where(*on_item, *on_card)) or 0
+    left = session.scalar(select(func.count()).select_from(joined).where(*to_study)) or 0
     status = compute_status(session, user, now)
-    if not left:
-        return ListStudy(status, 0)
-    first = session.scalar(select(ITEM.c.id).select_from(joined).where(*on_item, *on_card)
+    if not left:  # every card of the list is studied and not due: when is the next one?
+        next_due = session.scalar(
+            select(func.min(STATE.c.due))
+            .select_from(joined.join(STATE, STATE.c.item_id == ITEM.c.id))
+            .where(*in_list, STATE.c.user_id == user.id))
+        return ListStudy(status, 0, next_due)
+    first = session.scalar(select(ITEM.c.id).select_from(joined).where(*to_study)
                            .order_by(*compute_card_order(filters, terms)).limit(1))
     item, state = load_item_and_state(session, user.id, first)
     return ListStudy(replace(status, item=item, state=state), left)

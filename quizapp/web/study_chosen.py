@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from urllib.parse import parse_qsl, urlencode
 
 from flask import flash, request, url_for
@@ -31,6 +32,7 @@ class ChosenCard:
     early: bool = False  # in Review or learning, and not due yet: rating it reviews it early
     list_query: str | None = None
     left: int = 0  # studying a list: its cards new or due, this one included
+    next_due: datetime | None = None  # a list with none left: when its next card falls due
 
 
 def compute_list_filters(text: str) -> tuple[dict[str, str], str]:
@@ -70,4 +72,4 @@ def read_list_study(text: str) -> ChosenCard:
     study = list_study.compute_list_study(db.session, current_user, current_time(),
                                           compute_filters(kept))
     return ChosenCard(study.view, url_for("questions.index", **kept), list_query=list_query,
-                      left=study.left)
+                      left=study.left, next_due=study.next_due)

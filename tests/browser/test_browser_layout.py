@@ -54,7 +54,8 @@ EXPLORER_VIEW = f"/explorer?expr={quote('torch.arange(24.).view(2, 3, 4).transpo
 ANONYMOUS_PAGES = ["/", "/questions", "/questions/long-inline-code", "/questions/layout-middle",
                    "/explorer", EXPLORER, EXPLORER_VIEW, "/login", "/register"]
 ACCOUNT_PAGES = ["/", "/study", "/settings", "/study/history", "/study/stats",
-                 "/questions/long-inline-code", "/study?card=layout-middle", "/questions"]
+                 "/questions/long-inline-code", "/study?card=layout-middle", "/questions",
+                 "/study?list=level%3Dmiddle", "/study?list=level%3Dnone-such"]
 
 # Colours as the eye gets them: an element's background is the nearest backgrounds up the tree,
 # blended until one is opaque; ratio() is WCAG's contrast ratio of two such colours.

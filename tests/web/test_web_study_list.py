@@ -65,7 +65,9 @@ def test_a_learning_step_comes_back_to_the_list_once_it_is_due(app, client, bank
     register(client, "sam")
     link = "/study?list=concept%3Dstorage-offset"
     rate_as_shown(client, 1, client.get(link).text)  # Again: a minute away
-    assert "Nothing left in this list" in client.get(link).text
+    done = client.get(link).text
+    assert "Nothing left in this list" in done
+    assert "The next one is due in 1 minute: it comes back here then" in done
     clock.advance(minutes=2)
     assert shown_key(client.get(link).text) == "gamma-offset"
 
@@ -139,3 +141,9 @@ def test_undo_while_studying_a_list_shows_the_undone_card_in_the_list_again(app,
     assert "Nothing left in this list" in done
     assert undo_latest(client, done).headers["Location"] == link
     assert "1 of its cards is new or due" in client.get(link).text
+
+
+def test_a_list_with_no_question_says_so(client, bank):
+    register(client, "sam")
+    page = client.get("/study?list=q%3Dquaternion").text
+    assert "No question in this list" in page and "There is no question in this list." in page
