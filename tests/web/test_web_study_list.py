@@ -54,7 +54,7 @@ def test_a_list_is_studied_card_by_card_in_its_order_then_says_it_is_done(app, c
     assert shown_key(page) == "epsilon-expand" and "1 of its cards is new or due" in page
     # The status bar confirms the rating, as in the queue.
     assert "Easy: “Question delta-reshape”" in page
-    rate_as_shown(client, 3, page)
+    rate_as_shown(client, 4, page)
     done = client.get(link)
     assert done.status_code == 200 and "Nothing left in this list" in done.text
     assert 'href="/questions?level=middle&amp;sort=title">Back to the list' in done.text
@@ -63,13 +63,19 @@ def test_a_list_is_studied_card_by_card_in_its_order_then_says_it_is_done(app, c
 
 def test_a_learning_step_comes_back_to_the_list_once_it_is_due(app, client, bank, clock):
     register(client, "sam")
-    link = "/study?list=concept%3Dstorage-offset"
-    rate_as_shown(client, 1, client.get(link).text)  # Again: a minute away
+    link = "/study?list=level%3Djunior"
+    first = client.get(link).text
+    rate_as_shown(client, 1, first)  # Again: a minute away; the list goes on meanwhile
+    assert shown_key(client.get(link).text) != shown_key(first)
+    clock.advance(minutes=2)
+    assert shown_key(client.get(link).text) == shown_key(first)  # due: first in list order
+    # Easy on every card: none left, and the page says when the next falls due.
+    for _ in range(3):
+        rate_as_shown(client, 4, client.get(link).text)
     done = client.get(link).text
     assert "Nothing left in this list" in done
-    assert "The next one is due in 1 minute: it comes back here then" in done
-    clock.advance(minutes=2)
-    assert shown_key(client.get(link).text) == "gamma-offset"
+    assert re.search(r"The next one is due in [^:<]+: it comes back here then", done), (
+        re.findall(r'<p class="lead">([^<]*)', done))
 
 
 def test_the_daily_limits_do_not_hold_a_list_back_and_the_page_says_so(app, client, bank):
@@ -147,3 +153,45 @@ def test_a_list_with_no_question_says_so(client, bank):
     register(client, "sam")
     page = client.get("/study?list=q%3Dquaternion").text
     assert "No question in this list" in page and "There is no question in this list." in page
+
+
+def test_lists_filtered_by_progress_run_to_their_end(app, client, bank, clock):
+    # notes/s12/lists.md #1: these ended on a 500 once nothing was left.
+    register(client, "sam")
+    link = "/study?list=level%3Dmiddle%26mine%3Dnew"
+    for _ in range(2):
+        rate_as_shown(client, 4, client.get(link).text)  # Easy: days away
+    for mine in ("new", "studied", "due"):
+        done = client.get(f"/study?list=level%3Dmiddle%26mine%3D{mine}")
+        assert done.status_code == 200, mine
+        if mine == "due":
+            assert "No question in this list" in done.text  # nothing is due: the list is empty
+        else:
+            assert "Nothing left in this list" in done.text, mine
+            assert re.search(r"The next one is due in \d+ days", done.text), mine
+
+
+def test_a_card_first_rated_today_stays_in_a_not_studied_yet_list_through_its_steps(
+        app, client, bank, clock):
+    # notes/s12/lists.md #2: rated Again, it left the list for good.
+    register(client, "sam")
+    link = "/study?list=level%3Djunior%26mine%3Dnew"
+    first = client.get(link).text
+    key = shown_key(first)
+    assert "3 of its cards are new or due" in first
+    rate_as_shown(client, 1, first)  # Again: a minute away
+    clock.advance(minutes=2)
+    again = client.get(link).text
+    assert shown_key(again) == key and "3 of its cards are new or due" in again
+    # Studied before today, a card is no longer "not studied yet" there.
+    clock.advance(days=1)
+    assert key not in [shown_key(client.get(link).text)]
+
+
+def test_with_nothing_due_a_step_ending_soon_is_learned_ahead(app, client, bank, clock):
+    register(client, "sam")
+    link = "/study?list=concept%3Dstorage-offset"
+    rate_as_shown(client, 3, client.get(link).text)  # Good: a 10-minute step
+    page = client.get(link).text
+    assert shown_key(page) == "gamma-offset"
+    assert "learning ahead" in page
