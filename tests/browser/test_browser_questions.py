@@ -78,18 +78,18 @@ def test_a_link_to_a_closed_part_of_a_card_opens_it_but_never_a_study_pages_answ
         page, live_server):
     base = live_server["url"]
     page.goto(f"{base}/questions/browser-two#red-flags")
-    assert page.locator("#red-flags").get_attribute("open") is not None
-    assert page.locator("#go-deeper").get_attribute("open") is None
+    assert page.locator("details:has(#red-flags)").get_attribute("open") is not None
+    assert page.locator("details:has(#go-deeper)").get_attribute("open") is None
     # A heading inside a closed part: the part opens and the heading is brought into view.
     page.set_viewport_size({"width": 390, "height": 500})
     page.goto(f"{base}/questions/browser-two#go-deeper-principal")
-    assert page.locator("#go-deeper").get_attribute("open") is not None
+    assert page.locator("details:has(#go-deeper)").get_attribute("open") is not None
     assert page.locator("#go-deeper-principal").is_visible()
     top = page.evaluate("document.getElementById('go-deeper-principal').getBoundingClientRect().top")
     assert 0 <= top < 500, top
     # Changing the fragment on the page opens the new part too.
     page.evaluate("location.hash = '#follow-ups'")
-    page.wait_for_function("document.getElementById('follow-ups').open")
+    page.wait_for_function("document.getElementById('follow-ups').closest('details').open")
     # On a study page the card's answer stays hidden whatever the URL says.
     register_in_browser(page, base, "linker")
     page.goto(f"{base}/study?card=browser-two#red-flags")
@@ -121,3 +121,19 @@ def test_study_these_goes_through_a_filtered_list_with_the_keyboard(page, live_s
     assert page.url == f"{base}/questions?sort=title"
     progress = page.locator(".card-progress").all_inner_texts()
     assert len(progress) == 5 and all(text.startswith("Next review in") for text in progress)
+
+
+
+@pytest.mark.parametrize("part", ["red-flags", "follow-ups", "go-deeper", "go-deeper-senior"])
+def test_without_javascript_a_link_to_a_part_opens_it_too(browser, live_server, part):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390,
+                                                                       "height": 700})
+    page = context.new_page()
+    page.goto(f"{live_server['url']}/questions/browser-three#{part}")
+    details = page.locator(f"details:has(#{part})")
+    details.locator("summary").wait_for()
+    page.wait_for_function(f"document.getElementById('{part}').closest('details').open")
+    # The part's summary line is in view above what the link names.
+    top = details.locator("summary").evaluate("(el) => el.getBoundingClientRect().top")
+    assert 0 <= top < 700, top
+    context.close()

@@ -46,7 +46,7 @@
     var part = target && target.closest("details.more");
     if (!part || part.closest("details.reveal")) return;
     part.open = true;
-    target.scrollIntoView();
+    (target === part.querySelector(".part-body") ? part : target).scrollIntoView();
   }
   openLinkedPart();
   window.addEventListener("hashchange", openLinkedPart);
