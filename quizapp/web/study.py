@@ -110,16 +110,16 @@ def index():
     ``seen`` is the card's version when its page linked here: a different one means it was
     rated (or undone) since, so Back after rating it does not offer to rate it again.
     """
-    if "list" in request.args:
+    key = request.args.get("card", "").strip()
+    if "list" in request.args and not key:
         chosen = read_list_study(request.args["list"])
         if chosen.view.item is None:  # every card of the list is studied and not due
             return render_template("study/list_done.html", view=chosen.view, chosen=chosen,
                                    ratings=RATING_LABELS, last_review=chosen.view.last_review)
         return render_queue_page(chosen=chosen)
-    key = request.args.get("card", "").strip()
     if not key:
         return render_queue_page()
-    chosen = read_chosen_card(key)
+    chosen = read_chosen_card(key, request.args.get("list"))
     if chosen is None:  # rated or undone since its page linked here (read_chosen_card)
         return redirect(url_for("study.index"), 303)
     return render_queue_page(chosen=chosen)
@@ -198,6 +198,11 @@ def rate():
                 seen_version=shown.version, duration_ms=duration)
     except Conflict as exc:
         flash(exc.message, "warning")  # e.g. a double click: nothing was saved twice
+    except NotFound as exc:
+        if not form.then_list.data:
+            raise
+        # Retired while its list was studied: the list goes on (notes/s12/lists.md #7).
+        flash(f"Not saved: {exc.message} Here is the list's next card.", "warning")
     # A saved rating is not flashed: the next study page confirms it from the review log
     # (study/_status.html), so a rating does not rewrite the session cookie, nor does that page.
     if form.then_list.data:  # studying a list: its next card
@@ -224,16 +229,16 @@ def undo():
         flash(ALREADY_UNDONE, "info")  # a second click on Undo (without JavaScript)
         return redirect(url_for("study.index"), 303)
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
-    if form.then_list.data:  # undone while studying a list: the list shows it again first
-        return redirect(url_for("study.index", list=compute_list_filters(form.then_list.data)[1]),
-                        303)
+    # While a list is studied, its next rating leads back to it (notes/s12/lists.md #3).
+    in_list = ({"list": compute_list_filters(form.then_list.data)[1]}
+               if form.then_list.data else {})
     if item.kind == "card" and not item.retired:
         # Shown again to be rated anew, as Anki does, even if it was chosen out of turn and is
-        # not the queue's head now (a skill deals a fresh puzzle from the queue instead).
+        # not the queue's (or the list's) head now; a skill deals a fresh puzzle from the queue.
         state = reviews.load_state(db.session, current_user, item.id)
         return redirect(url_for("study.index", card=item.key, undone=1,
-                                seen=state.version if state else 0), 303)
-    return redirect(url_for("study.index"), 303)
+                                seen=state.version if state else 0, **in_list), 303)
+    return redirect(url_for("study.index", **in_list), 303)
 
 
 @bp.route("/study/history")

@@ -44,10 +44,12 @@ def compute_list_filters(text: str) -> tuple[dict[str, str], str]:
     return kept, urlencode(kept) or "all"
 
 
-def read_chosen_card(key: str) -> ChosenCard | None:
+def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | None:
     """The card ``key`` of ``/study?card=``; NotFound if there is none to study. None (with a
     flash saying why) when the page that linked here showed it at another version (``seen``):
-    it was rated or undone since, so Back after rating it does not offer it again."""
+    it was rated or undone since, so Back after rating it does not offer it again. With
+    ``list_text`` (shown again after Undo while a list was studied) its rating leads back to
+    that list."""
     now = current_time()
     view = compute_chosen_card(db.session, current_user, now, key)
     version = view.state.version if view.state else 0
@@ -58,11 +60,16 @@ def read_chosen_card(key: str) -> ChosenCard | None:
               "again: here is your queue. Its page has Study it now if you want it again.",
               "info")
         return None
+    undone = request.args.get("undone") == "1"
+    early = view.state is not None and view.state.due > now
+    if list_text is not None:
+        kept, list_query = compute_list_filters(list_text)
+        return ChosenCard(view, url_for("questions.index", **kept), undone=undone, early=early,
+                          list_query=list_query)
     back = compute_list_query(parse_qsl(request.args.get("from", "")[:LIST_QUERY_MAX]))
     back_url = url_for("questions.card", key=view.item.key,
                        **({"from": urlencode(back)} if back else {}))
-    return ChosenCard(view, back_url, undone=request.args.get("undone") == "1",
-                      early=view.state is not None and view.state.due > now)
+    return ChosenCard(view, back_url, undone=undone, early=early)
 
 
 def read_list_study(text: str) -> ChosenCard:

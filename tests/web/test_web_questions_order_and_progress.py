@@ -137,8 +137,8 @@ def test_an_empty_progress_filter_offers_the_search_in_every_card(app, client, c
     register(client, "sam")
     page = client.get("/questions?mine=due&q=broadcast").text
     assert "No question matches" in page
-    assert re.search(r'Search “broadcast” in every level, concept and importance</a> '
-                     r'\(1 question\)', page)
+    assert re.search(r'Search “broadcast” in every level, concept and importance, whatever '
+                     r'your progress</a> \(1 question\)', page)
 
 
 def test_progress_shows_the_due_time_in_the_persons_words(app, client, clock):

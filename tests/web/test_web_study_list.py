@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from webtest_support import (
     csrf_token,
     post_settings,
@@ -127,7 +127,8 @@ def undo_latest(client, page: str):
     return client.post("/study/undo", data={"csrf_token": csrf_token(page), **fields})
 
 
-def test_undo_while_studying_a_list_shows_the_undone_card_in_the_list_again(app, client, bank):
+def test_undo_while_studying_a_list_shows_the_undone_card_and_the_list_goes_on(
+        app, client, bank, clock):
     register(client, "sam")
     link = "/study?list=level%3Djunior%26sort%3Dtitle"
     first = client.get(link).text
@@ -135,24 +136,38 @@ def test_undo_while_studying_a_list_shows_the_undone_card_in_the_list_again(app,
     second = client.get(link).text
     assert shown_key(second) != shown_key(first)
     undone = undo_latest(client, second)
-    assert undone.status_code == 303 and undone.headers["Location"] == link
-    again = client.get(link).text
-    assert shown_key(again) == shown_key(first) and "3 of its cards are new or due" in again
-    assert "Undone: “Question " in again
+    assert undone.status_code == 303
+    assert undone.headers["Location"] == (f"/study?card={shown_key(first)}&undone=1&seen=0"
+                                          "&list=level%3Djunior%26sort%3Dtitle")
+    again = client.get(undone.headers["Location"]).text
+    assert shown_key(again) == shown_key(first)
+    assert "Undone: “Question " in again and "chosen-note" not in again
     assert reviewed_keys(app) == []
+    # Its rating leads back to the list, which goes on.
+    assert rate_as_shown(client, 4, again).headers["Location"] == link
+    assert shown_key(client.get(link).text) == shown_key(second)
+    # Undo shows the undone card even when another of the list has come due first.
+    clock.advance(days=30)
+    before = client.get(link).text
+    rate_as_shown(client, 4, before)
+    page = client.get(link).text
+    shown = undo_latest(client, page).headers["Location"]
+    assert shown.startswith(f"/study?card={shown_key(before)}&undone=1")
     # After the list's last card too: the list-done page's Undo keeps the list.
-    for _ in range(3):
-        rate_as_shown(client, 4, client.get(link).text)
+    for _ in range(5):
+        html = client.get(link).text
+        if "Nothing left" in html:
+            break
+        rate_as_shown(client, 4, html)
     done = client.get(link).text
     assert "Nothing left in this list" in done
-    assert undo_latest(client, done).headers["Location"] == link
-    assert "1 of its cards is new or due" in client.get(link).text
+    assert "&list=level%3Djunior%26sort%3Dtitle" in undo_latest(client, done).headers["Location"]
 
 
 def test_a_list_with_no_question_says_so(client, bank):
     register(client, "sam")
     page = client.get("/study?list=q%3Dquaternion").text
-    assert "No question in this list" in page and "There is no question in this list." in page
+    assert "No question in this list" in page and "Its filters select no question now." in page
 
 
 def test_lists_filtered_by_progress_run_to_their_end(app, client, bank, clock):
@@ -195,3 +210,31 @@ def test_with_nothing_due_a_step_ending_soon_is_learned_ahead(app, client, bank,
     page = client.get(link).text
     assert shown_key(page) == "gamma-offset"
     assert "learning ahead" in page
+
+
+def test_a_card_retired_while_its_list_is_studied_is_not_saved_and_the_list_goes_on(
+        app, client, bank):
+    register(client, "sam")
+    link = "/study?list=level%3Dmiddle"
+    page = client.get(link).text
+    key = shown_key(page)
+    with app.app_context():
+        db.session.execute(update(Item).where(Item.key == key).values(retired=True))
+        db.session.commit()
+    response = rate_as_shown(client, 3, page)
+    assert response.status_code == 303 and response.headers["Location"] == link
+    after = client.get(link).text
+    assert "Not saved: That item is not in the study queue any more." in after
+    assert shown_key(after) not in (None, key)
+    assert reviewed_keys(app) == []
+
+
+def test_a_visitor_is_offered_to_log_in_to_study_a_shared_list(client, bank):
+    page = client.get("/questions?level=middle&sort=asked").text
+    assert "Log in to study these" in page
+    response = client.get(study_these(page.replace("Log in to study these", "Study these")))
+    assert response.status_code == 302
+    assert response.headers["Location"] == (
+        "/login?next=%2Fstudy%3Flist%3Dlevel%253Dmiddle%2526sort%253Dasked")
+    # Sorted by how often asked, each row says so.
+    assert page.count('<span class="badge frequency">asked: common</span>') == 2
