@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session, load_only, selectinload
 
-from quizapp.models import Card, Concept, ItemConcept
+from quizapp.models import Card, Concept, ItemConcept, Review
 from quizapp.services.bank_import import FREQUENCY_ORDER, IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.card_search import (
     Term,
@@ -22,13 +22,15 @@ from quizapp.services.paging import check_page_number, count_pages
 from quizapp.services.search_text import compute_search_terms
 from quizapp.services.study_items import CARD, ITEM, STATE
 
+_REVIEW = Review.__table__
 PER_PAGE = 25
 TEXT_MAX = 100
 # The list's orders (?sort=), as the order menu names them: the bank's own order (the order
 # the study queue introduces cards in), titles from A to Z, the most often asked first.
 SORTS = {"": "Study order", "title": "Title, A to Z", "asked": "Most asked first"}
 # A signed-in person's own filter (?mine=): cards by where they stand with them.
-MINE = {"": "Any progress", "new": "Not studied yet", "studied": "Studied", "due": "Due now"}
+MINE = {"": "Any progress", "new": "Not studied before today", "studied": "Studied",
+        "due": "Due now"}
 
 
 @dataclass(frozen=True)
@@ -86,24 +88,29 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def compute_mine_condition(mine: str, user_id: int, now: datetime):
-    """The cards ``user_id`` has not studied, has studied, or has due at ``now``."""
-    state = select(STATE.c.id).where(STATE.c.user_id == user_id, STATE.c.item_id == ITEM.c.id)
+def compute_mine_condition(mine: str, user_id: int, now: datetime, day_start: datetime):
+    """The cards ``user_id`` had not rated before today (``day_start``: a card first rated
+    today stays in its list through its learning steps, here and while the list is studied,
+    notes/s12/lists.md #2 and retest.md #1), has studied, or has due at ``now``."""
     if mine == "new":
-        return ~state.exists()
+        return ~select(_REVIEW.c.id).where(_REVIEW.c.user_id == user_id,
+                                           _REVIEW.c.item_id == ITEM.c.id,
+                                           _REVIEW.c.reviewed_at < day_start).exists()
+    state = select(STATE.c.id).where(STATE.c.user_id == user_id, STATE.c.item_id == ITEM.c.id)
     if mine == "due":
         state = state.where(STATE.c.due <= now)
     return state.exists()
 
 
 def compute_card_conditions(filters: CardFilters, terms: list[Term], user_id: int | None = None,
-                            now: datetime | None = None) -> tuple[list, list]:
+                            now: datetime | None = None,
+                            day_start: datetime | None = None) -> tuple[list, list]:
     """The WHERE terms of ``filters`` (``terms``: its search text read by compute_search_terms):
     those on the item table alone, and those that also read the card table's columns (the
     count joins card only for these). ``filters.mine`` is read only with ``user_id``."""
     on_item = [ITEM.c.kind == "card", ITEM.c.retired.is_(False)]
     if filters.mine and user_id is not None:
-        on_item.append(compute_mine_condition(filters.mine, user_id, now))
+        on_item.append(compute_mine_condition(filters.mine, user_id, now, day_start))
     on_card = []
     if filters.level:
         on_item.append(ITEM.c.level == filters.level)
@@ -136,15 +143,15 @@ def compute_card_order(filters: CardFilters, terms: list[Term]) -> list:
 
 
 def list_cards(session: Session, filters: CardFilters, *, user_id: int | None = None,
-               now: datetime | None = None) -> CardPage:
+               now: datetime | None = None, day_start: datetime | None = None) -> CardPage:
     """Active cards matching every given filter, in the order ``filters.sort`` names
     (compute_card_order); with ``user_id`` (and ``now``, for "due"), that user's progress
     filter is applied and their progress with each listed card read."""
     validate_filters(session, filters)
-    if user_id is not None and now is None:
-        raise ValueError("list_cards needs now with a user_id")
+    if user_id is not None and (now is None or day_start is None):
+        raise ValueError("list_cards needs now and day_start with a user_id")
     terms = compute_search_terms(filters.text)
-    on_item, on_card = compute_card_conditions(filters, terms, user_id, now)
+    on_item, on_card = compute_card_conditions(filters, terms, user_id, now, day_start)
     # Counted on the item table alone where the filters allow: joining card reads each card's
     # text (several KB), which made the count 10x the page query on a 5,000-card bank.
     counted = ITEM.join(CARD, CARD.c.item_id == ITEM.c.id) if on_card else ITEM

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlencode
 
 from flask import Blueprint, render_template, request, url_for
 from flask_login import current_user
 
+from quizapp import srs
 from quizapp.extensions import db
 from quizapp.services import paging, question_browser, reviews
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
+from quizapp.services.settings import compute_user_zone
 from quizapp.web.runtime import current_time
 
 bp = Blueprint("questions", __name__)
@@ -27,7 +30,10 @@ def compute_list_query(pairs) -> dict[str, str]:
     dropped, so a crafted ``from`` can only lead to a question list."""
     kept: dict[str, str] = {}
     for name, value in pairs:
-        if name in LIST_KEYS and value.strip() and len(value) <= TEXT_MAX_IN_QUERY:
+        # No control characters: a NUL read out of a nested query string (?list=, ?from=) is
+        # past the request's own NUL check, and PostgreSQL refuses it (notes/s12/review.md D1).
+        if (name in LIST_KEYS and value.strip() and len(value) <= TEXT_MAX_IN_QUERY
+                and not any(unicodedata.category(char) == "Cc" for char in value)):
             kept.setdefault(name, value)
     return kept
 
@@ -56,10 +62,13 @@ def index():
     context = {"filters": filters, "levels": LEVEL_ORDER, "importances": IMPORTANCE_ORDER,
                "concepts": question_browser.list_concepts(db.session),
                "sorts": question_browser.SORTS, "mines": question_browser.MINE}
-    user_id = current_user.id if current_user.is_authenticated else None
+    user_id, now, day_start = None, current_time(), None
+    if current_user.is_authenticated:
+        user_id, (day_start, _) = current_user.id, srs.compute_study_day(
+            now, compute_user_zone(current_user))
     try:
-        result = question_browser.list_cards(db.session, filters, user_id=user_id,
-                                             now=current_time())
+        result = question_browser.list_cards(db.session, filters, user_id=user_id, now=now,
+                                             day_start=day_start)
     except ServiceError as exc:
         return render_template("questions/index.html", result=None, error=exc.message,
                                **context), 400
@@ -83,6 +92,13 @@ def card(key: str):
         state = reviews.load_state(db.session, current_user, card.id)
     came_from = request.args.get("from", "")[:LIST_QUERY_MAX]
     back = compute_list_query(parse_qsl(came_from, keep_blank_values=False))
+    # seen: Back to the study page after rating it does not offer it again (study.index);
+    # signed out the version is not known, so none is sent (notes/s12/review.md D2).
+    study_args = {"card": card.key}
+    if current_user.is_authenticated:
+        study_args["seen"] = str(state.version if state else 0)
+    if back:
+        study_args["from"] = urlencode(back)
     return render_template("questions/card.html", card=card, state=state,
                            back_url=url_for("questions.index", **back), back_to_list=bool(back),
-                           list_query=urlencode(back))
+                           study_url=url_for("study.index", **study_args))

@@ -121,7 +121,9 @@ def index():
         return render_queue_page()
     chosen = read_chosen_card(key, request.args.get("list"))
     if chosen is None:  # rated or undone since its page linked here (read_chosen_card)
-        return redirect(url_for("study.index"), 303)
+        in_list = ({"list": compute_list_filters(request.args["list"])[1]}
+                   if "list" in request.args else {})
+        return redirect(url_for("study.index", **in_list), 303)
     return render_queue_page(chosen=chosen)
 
 
@@ -198,11 +200,12 @@ def rate():
                 seen_version=shown.version, duration_ms=duration)
     except Conflict as exc:
         flash(exc.message, "warning")  # e.g. a double click: nothing was saved twice
-    except NotFound as exc:
+    except NotFound:
         if not form.then_list.data:
             raise
         # Retired while its list was studied: the list goes on (notes/s12/lists.md #7).
-        flash(f"Not saved: {exc.message} Here is the list's next card.", "warning")
+        flash("Not saved: that card has left the question bank since its page was shown.",
+              "warning")
     # A saved rating is not flashed: the next study page confirms it from the review log
     # (study/_status.html), so a rating does not rewrite the session cookie, nor does that page.
     if form.then_list.data:  # studying a list: its next card

@@ -56,8 +56,9 @@ def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | Non
     seen = request.args.get("seen", "")
     # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
     if SEEN_VERSION.fullmatch(seen) and int(seen) != version:
+        where = "the list's next card" if list_text is not None else "your queue"
         flash(f"“{view.item.title}” was rated or undone since you chose it, so it is not shown "
-              "again: here is your queue. Its page has Study it now if you want it again.",
+              f"again: here is {where}. Its page has Study it now if you want it again.",
               "info")
         return None
     undone = request.args.get("undone") == "1"
