@@ -8,16 +8,16 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from quizapp import srs
 from quizapp.models import User
 from quizapp.services.question_browser import (
     CardFilters,
     compute_card_conditions,
     compute_card_order,
+    compute_viewer,
+    select_own_state,
     validate_filters,
 )
 from quizapp.services.search_text import compute_search_terms
-from quizapp.services.settings import compute_user_zone
 from quizapp.services.study_items import CARD, ITEM, STATE, load_item_and_state
 from quizapp.services.study_queue import LEARN_AHEAD, QueueView, compute_status
 
@@ -36,19 +36,18 @@ class ListStudy:
     next_due: datetime | None = None
 
 
-def compute_to_study_condition(user_id: int, until: datetime):
-    """Cards ``user_id`` has never studied or has due by ``until``: those without a state due
+def compute_to_study_condition(user_id: int, now: datetime):
+    """Cards ``user_id`` has never studied or has due at ``now``: those without a state due
     later (learning steps included, as in Anki's filtered decks)."""
-    return ~select(STATE.c.id).where(STATE.c.user_id == user_id, STATE.c.item_id == ITEM.c.id,
-                                     STATE.c.due > until).exists()
+    return ~select_own_state(user_id).where(STATE.c.due > now).exists()
 
 
 def compute_learning_by_condition(user_id: int, until: datetime):
     """Cards in learning steps for ``user_id`` that are due by ``until``: learned ahead, as the
     queue does, never a review (due at a study day's start, it would count toward the day
     before; notes/s12/review.md D3)."""
-    return select(STATE.c.id).where(STATE.c.user_id == user_id, STATE.c.item_id == ITEM.c.id,
-                                    STATE.c.learning.is_(True), STATE.c.due <= until).exists()
+    return select_own_state(user_id).where(STATE.c.learning.is_(True),
+                                           STATE.c.due <= until).exists()
 
 
 def compute_list_study(session: Session, user: User, now: datetime,
@@ -59,8 +58,8 @@ def compute_list_study(session: Session, user: User, now: datetime,
     in a learning step ending within LEARN_AHEAD is shown early, as the queue does."""
     validate_filters(session, filters)
     terms = compute_search_terms(filters.text)
-    day_start, _ = srs.compute_study_day(now, compute_user_zone(user))
-    on_item, on_card = compute_card_conditions(filters, terms, user.id, now, day_start)
+    viewer = compute_viewer(user, now)
+    on_item, on_card = compute_card_conditions(filters, terms, viewer)
     in_list = [*on_item, *on_card]
     joined = ITEM.join(CARD, CARD.c.item_id == ITEM.c.id)
     status = compute_status(session, user, now)
@@ -76,8 +75,7 @@ def compute_list_study(session: Session, user: User, now: datetime,
             return ListStudy(replace(status, item=item, state=state,
                                      learned_ahead=until != now), left)
     if filters.mine == "due":  # its cards are all rated: when is the next of them due?
-        on_item, on_card = compute_card_conditions(replace(filters, mine=""), terms, user.id,
-                                                   now, day_start)
+        on_item, on_card = compute_card_conditions(replace(filters, mine=""), terms, viewer)
         in_list = [*on_item, *on_card]
     next_due = session.scalar(
         select(func.min(_STUDIED.c.due))

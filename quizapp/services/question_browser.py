@@ -8,7 +8,8 @@ from datetime import datetime
 from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session, load_only, selectinload
 
-from quizapp.models import Card, Concept, ItemConcept, Review
+from quizapp import srs
+from quizapp.models import Card, Concept, ItemConcept, Review, User
 from quizapp.services.bank_import import FREQUENCY_ORDER, IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.card_search import (
     Term,
@@ -20,6 +21,7 @@ from quizapp.services.card_search import (
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.paging import check_page_number, count_pages
 from quizapp.services.search_text import compute_search_terms
+from quizapp.services.settings import compute_user_zone
 from quizapp.services.study_items import CARD, ITEM, STATE
 
 _REVIEW = Review.__table__
@@ -88,29 +90,47 @@ def escape_like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def compute_mine_condition(mine: str, user_id: int, now: datetime, day_start: datetime):
-    """The cards ``user_id`` had not rated before today (``day_start``: a card first rated
-    today stays in its list through its learning steps, here and while the list is studied,
-    notes/s12/lists.md #2 and retest.md #1), has studied, or has due at ``now``."""
+@dataclass(frozen=True)
+class Viewer:
+    """A signed-in person reading the list at ``now``: whose progress it shows and filters."""
+
+    user_id: int
+    now: datetime
+    day_start: datetime  # the start of their study day ("not studied before today")
+
+
+def compute_viewer(user: User, now: datetime) -> Viewer:
+    day_start, _ = srs.compute_study_day(now, compute_user_zone(user))
+    return Viewer(user.id, now, day_start)
+
+
+def select_own_state(user_id: int):
+    """The user's state row of the listed item (a correlated subquery on ITEM)."""
+    return select(STATE.c.id).where(STATE.c.user_id == user_id, STATE.c.item_id == ITEM.c.id)
+
+
+def compute_mine_condition(mine: str, viewer: Viewer):
+    """The cards the viewer had not rated before today (a card first rated today stays in its
+    list through its learning steps, here and while the list is studied, notes/s12/lists.md #2
+    and retest.md #1), has studied, or has due now."""
     if mine == "new":
-        return ~select(_REVIEW.c.id).where(_REVIEW.c.user_id == user_id,
+        return ~select(_REVIEW.c.id).where(_REVIEW.c.user_id == viewer.user_id,
                                            _REVIEW.c.item_id == ITEM.c.id,
-                                           _REVIEW.c.reviewed_at < day_start).exists()
-    state = select(STATE.c.id).where(STATE.c.user_id == user_id, STATE.c.item_id == ITEM.c.id)
+                                           _REVIEW.c.reviewed_at < viewer.day_start).exists()
+    state = select_own_state(viewer.user_id)
     if mine == "due":
-        state = state.where(STATE.c.due <= now)
+        state = state.where(STATE.c.due <= viewer.now)
     return state.exists()
 
 
-def compute_card_conditions(filters: CardFilters, terms: list[Term], user_id: int | None = None,
-                            now: datetime | None = None,
-                            day_start: datetime | None = None) -> tuple[list, list]:
+def compute_card_conditions(filters: CardFilters, terms: list[Term],
+                            viewer: Viewer | None = None) -> tuple[list, list]:
     """The WHERE terms of ``filters`` (``terms``: its search text read by compute_search_terms):
     those on the item table alone, and those that also read the card table's columns (the
-    count joins card only for these). ``filters.mine`` is read only with ``user_id``."""
+    count joins card only for these). ``filters.mine`` is read only with a ``viewer``."""
     on_item = [ITEM.c.kind == "card", ITEM.c.retired.is_(False)]
-    if filters.mine and user_id is not None:
-        on_item.append(compute_mine_condition(filters.mine, user_id, now, day_start))
+    if filters.mine and viewer is not None:
+        on_item.append(compute_mine_condition(filters.mine, viewer))
     on_card = []
     if filters.level:
         on_item.append(ITEM.c.level == filters.level)
@@ -142,16 +162,14 @@ def compute_card_order(filters: CardFilters, terms: list[Term]) -> list:
     return [*([compute_title_rank(terms)] if terms else []), Card.new_order, Card.key]
 
 
-def list_cards(session: Session, filters: CardFilters, *, user_id: int | None = None,
-               now: datetime | None = None, day_start: datetime | None = None) -> CardPage:
+def list_cards(session: Session, filters: CardFilters, *,
+               viewer: Viewer | None = None) -> CardPage:
     """Active cards matching every given filter, in the order ``filters.sort`` names
-    (compute_card_order); with ``user_id`` (and ``now``, for "due"), that user's progress
-    filter is applied and their progress with each listed card read."""
+    (compute_card_order); with a ``viewer``, their progress filter is applied and their
+    progress with each listed card read."""
     validate_filters(session, filters)
-    if user_id is not None and (now is None or day_start is None):
-        raise ValueError("list_cards needs now and day_start with a user_id")
     terms = compute_search_terms(filters.text)
-    on_item, on_card = compute_card_conditions(filters, terms, user_id, now, day_start)
+    on_item, on_card = compute_card_conditions(filters, terms, viewer)
     # Counted on the item table alone where the filters allow: joining card reads each card's
     # text (several KB), which made the count 10x the page query on a 5,000-card bank.
     counted = ITEM.join(CARD, CARD.c.item_id == ITEM.c.id) if on_card else ITEM
@@ -166,7 +184,7 @@ def list_cards(session: Session, filters: CardFilters, *, user_id: int | None = 
                  selectinload(Card.concepts))
         .order_by(*compute_card_order(filters, terms))
         .offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
-    progress = None if user_id is None else list_progress(session, user_id, cards)
+    progress = None if viewer is None else list_progress(session, viewer.user_id, cards)
     if total or not terms:
         return CardPage(cards, total, page, pages, progress=progress)
     narrowed = filters.level or filters.concept or filters.importance or filters.mine

@@ -37,7 +37,6 @@ from quizapp.services.settings import (
     REVIEWS_PER_DAY_RANGE,
     UNKNOWN_ZONE_MESSAGE,
 )
-from quizapp.web.questions import LIST_QUERY_MAX
 
 USERNAME_MAX_INPUT = 40
 TOKEN_MAX = 1000
@@ -254,6 +253,11 @@ class StudyForm(FlaskForm):
 
     class Meta:
         csrf = False
+
+
+# A question list's query string, as a card's way back (?from=) and a studied list (then_list)
+# carry it.
+LIST_QUERY_MAX = 400
 
 
 class RateForm(StudyForm):

@@ -9,19 +9,17 @@ from urllib.parse import parse_qsl, urlencode
 from flask import Blueprint, render_template, request, url_for
 from flask_login import current_user
 
-from quizapp import srs
 from quizapp.extensions import db
 from quizapp.services import paging, question_browser, reviews
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
-from quizapp.services.settings import compute_user_zone
+from quizapp.web.forms import LIST_QUERY_MAX
 from quizapp.web.runtime import current_time
 
 bp = Blueprint("questions", __name__)
 # The list's own query parameters: a card opened from a filtered list carries them (?from=),
 # so its way back returns to that list, not to every question (notes/s11/browse.md #5).
 LIST_KEYS = ("level", "concept", "importance", "mine", "q", "sort", "page")
-LIST_QUERY_MAX = 400
 TEXT_MAX_IN_QUERY = 200
 
 
@@ -36,6 +34,20 @@ def compute_list_query(pairs) -> dict[str, str]:
                 and not any(unicodedata.category(char) == "Cc" for char in value)):
             kept.setdefault(name, value)
     return kept
+
+
+def compute_studied_list(pairs) -> tuple[dict[str, str], str]:
+    """A list as "Study these" names it (``/study?list=``, carried by the rating and Undo
+    forms): its parameters among ``pairs`` without the page number, and their query string,
+    or "all" for the whole bank."""
+    kept = compute_list_query(pairs)
+    kept.pop("page", None)
+    return kept, urlencode(kept) or "all"
+
+
+def read_studied_list(text: str) -> tuple[dict[str, str], str]:
+    """compute_studied_list of a carried list's query string (bounded)."""
+    return compute_studied_list(parse_qsl(text[:LIST_QUERY_MAX]))
 
 
 def read_filters() -> question_browser.CardFilters:
@@ -62,13 +74,10 @@ def index():
     context = {"filters": filters, "levels": LEVEL_ORDER, "importances": IMPORTANCE_ORDER,
                "concepts": question_browser.list_concepts(db.session),
                "sorts": question_browser.SORTS, "mines": question_browser.MINE}
-    user_id, now, day_start = None, current_time(), None
-    if current_user.is_authenticated:
-        user_id, (day_start, _) = current_user.id, srs.compute_study_day(
-            now, compute_user_zone(current_user))
+    viewer = (question_browser.compute_viewer(current_user, current_time())
+              if current_user.is_authenticated else None)
     try:
-        result = question_browser.list_cards(db.session, filters, user_id=user_id, now=now,
-                                             day_start=day_start)
+        result = question_browser.list_cards(db.session, filters, viewer=viewer)
     except ServiceError as exc:
         return render_template("questions/index.html", result=None, error=exc.message,
                                **context), 400
@@ -77,8 +86,7 @@ def index():
     unordered = {name: value for name, value in kept.items() if name not in ("sort", "page")}
     order_urls = {sort: url_for("questions.index", **unordered, **({"sort": sort} if sort else {}))
                   for sort in question_browser.SORTS}
-    study_list_url = url_for("study.index", list=urlencode(
-        {name: value for name, value in kept.items() if name != "page"}) or "all")
+    study_list_url = url_for("study.index", list=compute_studied_list(kept.items())[1])
     return render_template("questions/index.html", result=result, error=None,
                            list_query=urlencode(kept), order_urls=order_urls,
                            study_list_url=study_list_url, **context)

@@ -21,13 +21,9 @@ from quizapp.web.forms import (
     RateForm,
     UndoForm,
 )
+from quizapp.web.questions import read_studied_list
 from quizapp.web.runtime import current_time, new_puzzle_seed
-from quizapp.web.study_chosen import (
-    ChosenCard,
-    compute_list_filters,
-    read_chosen_card,
-    read_list_study,
-)
+from quizapp.web.study_chosen import ChosenCard, read_chosen_card, read_list_study
 from quizapp.web.study_tokens import (
     DAMAGED,
     ShownItem,
@@ -58,7 +54,7 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
                       answer_form: AnswerForm | None = None, answer_error: str | None = None,
                       chosen: ChosenCard | None = None):
     """The next item; ``shown`` re-renders a puzzle whose typed answer could not be read;
-    ``chosen`` is a card shown instead of the queue's head.
+    ``chosen`` is a card shown instead of the queue's head (or a studied list without one).
 
     Pages carry their hidden fields as plain values (the templates write the inputs): forms
     are built only to read and validate what is posted back.
@@ -68,8 +64,9 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
     context = {"view": view, "ratings": RATING_LABELS, "last_review": view.last_review,
                "chosen": chosen}
     item = view.item
-    if item is None:
-        return render_template("study/empty.html", **context), status
+    if item is None:  # a studied list's end (chosen has no card) or the queue's
+        return render_template("study/list_done.html" if chosen else "study/empty.html",
+                               **context), status
     version = view.state.version if view.state else 0
     undos = current_user.undo_count
     if shown is None or shown.item_id != item.id or not shown.is_current(version, current_user):
@@ -93,6 +90,13 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
     return render_template("study/puzzle.html", skill=item, **context), status
 
 
+def compute_study_url(list_text: str | None) -> str:
+    """Where studying goes on: the queue, or the list being studied (its carried text)."""
+    if not list_text:
+        return url_for("study.index")
+    return url_for("study.index", list=read_studied_list(list_text)[1])
+
+
 @bp.route("/")
 def home():
     if current_user.is_authenticated:
@@ -112,18 +116,12 @@ def index():
     """
     key = request.args.get("card", "").strip()
     if "list" in request.args and not key:
-        chosen = read_list_study(request.args["list"])
-        if chosen.view.item is None:  # every card of the list is studied and not due
-            return render_template("study/list_done.html", view=chosen.view, chosen=chosen,
-                                   ratings=RATING_LABELS, last_review=chosen.view.last_review)
-        return render_queue_page(chosen=chosen)
+        return render_queue_page(chosen=read_list_study(request.args["list"]))
     if not key:
         return render_queue_page()
     chosen = read_chosen_card(key, request.args.get("list"))
     if chosen is None:  # rated or undone since its page linked here (read_chosen_card)
-        in_list = ({"list": compute_list_filters(request.args["list"])[1]}
-                   if "list" in request.args else {})
-        return redirect(url_for("study.index", **in_list), 303)
+        return redirect(compute_study_url(request.args.get("list")), 303)
     return render_queue_page(chosen=chosen)
 
 
@@ -208,10 +206,7 @@ def rate():
               "warning")
     # A saved rating is not flashed: the next study page confirms it from the review log
     # (study/_status.html), so a rating does not rewrite the session cookie, nor does that page.
-    if form.then_list.data:  # studying a list: its next card
-        return redirect(url_for("study.index", list=compute_list_filters(form.then_list.data)[1]),
-                        303)
-    return redirect(url_for("study.index"), 303)
+    return redirect(compute_study_url(form.then_list.data), 303)  # a studied list: its next
 
 
 @bp.route("/study/undo", methods=["POST"])
@@ -233,15 +228,14 @@ def undo():
         return redirect(url_for("study.index"), 303)
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
     # While a list is studied, its next rating leads back to it (notes/s12/lists.md #3).
-    in_list = ({"list": compute_list_filters(form.then_list.data)[1]}
-               if form.then_list.data else {})
+    in_list = {"list": read_studied_list(form.then_list.data)[1]} if form.then_list.data else {}
     if item.kind == "card" and not item.retired:
         # Shown again to be rated anew, as Anki does, even if it was chosen out of turn and is
         # not the queue's (or the list's) head now; a skill deals a fresh puzzle from the queue.
         state = reviews.load_state(db.session, current_user, item.id)
         return redirect(url_for("study.index", card=item.key, undone=1,
                                 seen=state.version if state else 0, **in_list), 303)
-    return redirect(url_for("study.index", **in_list), 303)
+    return redirect(compute_study_url(form.then_list.data), 303)
 
 
 @bp.route("/study/history")

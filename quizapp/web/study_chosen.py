@@ -14,7 +14,8 @@ from flask_login import current_user
 from quizapp.extensions import db
 from quizapp.services import list_study
 from quizapp.services.study_queue import QueueView, compute_chosen_card
-from quizapp.web.questions import LIST_QUERY_MAX, compute_filters, compute_list_query
+from quizapp.web.forms import LIST_QUERY_MAX
+from quizapp.web.questions import compute_filters, compute_list_query, read_studied_list
 from quizapp.web.runtime import current_time
 
 SEEN_VERSION = re.compile(r"[0-9]{1,9}")
@@ -33,15 +34,6 @@ class ChosenCard:
     list_query: str | None = None
     left: int = 0  # studying a list: its cards new or due, this one included
     next_due: datetime | None = None  # a list with none left: when its next card falls due
-
-
-def compute_list_filters(text: str) -> tuple[dict[str, str], str]:
-    """A list's parameters as "Study these" and the rating form carry them (a query string,
-    or "all" for the whole bank): the list page's own (compute_list_query) without its page
-    number, and the canonical text to carry on."""
-    kept = compute_list_query(parse_qsl(text[:LIST_QUERY_MAX]))
-    kept.pop("page", None)
-    return kept, urlencode(kept) or "all"
 
 
 def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | None:
@@ -64,7 +56,7 @@ def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | Non
     undone = request.args.get("undone") == "1"
     early = view.state is not None and view.state.due > now
     if list_text is not None:
-        kept, list_query = compute_list_filters(list_text)
+        kept, list_query = read_studied_list(list_text)
         return ChosenCard(view, url_for("questions.index", **kept), undone=undone, early=early,
                           list_query=list_query)
     back = compute_list_query(parse_qsl(request.args.get("from", "")[:LIST_QUERY_MAX]))
@@ -76,7 +68,7 @@ def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | Non
 def read_list_study(text: str) -> ChosenCard:
     """``/study?list=``: the list's next card new or due (``view.item`` None when none is
     left), and the way back to the list page."""
-    kept, list_query = compute_list_filters(text)
+    kept, list_query = read_studied_list(text)
     study = list_study.compute_list_study(db.session, current_user, current_time(),
                                           compute_filters(kept))
     return ChosenCard(study.view, url_for("questions.index", **kept), list_query=list_query,
