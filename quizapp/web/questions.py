@@ -50,6 +50,15 @@ def read_studied_list(text: str) -> tuple[dict[str, str], str]:
     return compute_studied_list(parse_qsl(text[:LIST_QUERY_MAX]))
 
 
+def compute_list_args(filters: question_browser.CardFilters) -> dict[str, str]:
+    """The list's filters and order as query parameters (the set ones), without the page: what
+    its pager and "Did you mean" links keep."""
+    pairs = (("level", filters.level), ("concept", filters.concept),
+             ("importance", filters.importance), ("mine", filters.mine), ("q", filters.text),
+             ("sort", filters.sort))
+    return {name: value for name, value in pairs if value}
+
+
 def read_filters() -> question_browser.CardFilters:
     return compute_filters(request.args)
 
@@ -89,7 +98,8 @@ def index():
     study_list_url = url_for("study.index", list=compute_studied_list(kept.items())[1])
     return render_template("questions/index.html", result=result, error=None,
                            list_query=urlencode(kept), order_urls=order_urls,
-                           study_list_url=study_list_url, **context)
+                           study_list_url=study_list_url, list_args=compute_list_args(filters),
+                           **context)
 
 
 @bp.route("/questions/<string:key>")
