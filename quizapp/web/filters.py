@@ -51,10 +51,20 @@ def format_spoken_interval(label: str) -> str:
 
 
 def format_relative_time(moment: datetime) -> str:
-    """How far off a moment is, in words a screen reader says as written: "in 17 hours"."""
-    delta = moment - current_time()
+    """How far off a moment is, in words a screen reader says as written: "in 17 hours".
+
+    A day or more away counts study days, as a rating button does (srs.review ends "8d" at the
+    start of the 8th study day after today's): at 23:00 that due time is 7 days and 5 hours
+    off, but it is "in 8 days" here too, on the status bar and on the question list alike.
+    """
+    now = current_time()
+    delta = moment - now
     if delta.total_seconds() <= 0:
         return "now"
+    if delta >= timedelta(days=1):
+        # At least one: a 25-hour study day (clocks going back) can hold 24 hours and more.
+        delta = timedelta(days=max(1, srs.count_study_days_between(now, moment,
+                                                                   current_zone())))
     return f"in {format_spoken_interval(srs.format_interval(delta))}"
 
 

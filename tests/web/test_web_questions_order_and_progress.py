@@ -4,6 +4,7 @@ progress and the "Yours" filter."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from urllib.parse import parse_qs, urlsplit
 
 from sqlalchemy import select, update
@@ -153,3 +154,21 @@ def test_progress_shows_the_due_time_in_the_persons_words(app, client, clock):
     assert progress(client.get("/questions").text)["q1"] == "Next review in 1 hour"
     clock.advance(hours=1)
     assert progress(client.get("/questions").text)["q1"] == "Due now"
+
+
+def test_days_away_are_study_days_as_the_rating_button_counted_them(app, client, clock):
+    # Rated Easy late in the evening: the due time is the start of the Nth study day, N days
+    # and some hours short of a whole N*24 hours away. The button, the status bar past its
+    # echo minute and the list all say N days (counted by the hour, the list said N-1).
+    load(app, clock, TITLED[:1])
+    register(client, "sam")
+    clock.advance(hours=14)  # 23:00 UTC, the account's zone without JavaScript
+    page = client.get("/study?card=q1").text
+    days = int(re.search(r'id="rate-4-when">due again in (\d+) days</span>', page).group(1))
+    rate_current(client, 4, page)
+    clock.advance(minutes=2)
+    with app.app_context():
+        due = db.session.scalar(select(ReviewState.due))
+    assert due - clock() < timedelta(days=days - 0.5)  # by the hour it would read N-1 days
+    assert progress(client.get("/questions").text)["q1"] == f"Next review in {days} days"
+    assert f"comes back in {days} days." in client.get("/study").text
