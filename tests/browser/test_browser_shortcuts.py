@@ -66,3 +66,27 @@ def test_on_a_small_screen_space_brings_the_answer_and_good_into_view(browser, l
         assert stored_ratings(live_server["app"]) == [3]
     finally:
         context.close()
+
+
+def announced_keys(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "[aria-keyshortcuts]", "els => els.map(e => e.getAttribute('aria-keyshortcuts'))")
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_keys_are_announced_only_where_the_script_makes_them_work(browser, live_server,
+                                                                  javascript):
+    context = browser.new_context(java_script_enabled=javascript)
+    try:
+        page = context.new_page()
+        register_in_browser(page, live_server["url"], f"keys{int(javascript)}", PASSWORD)
+        page.click("summary.reveal-button")
+        with page.expect_navigation():
+            page.click("button.rate-3")  # so the status bar's Undo is there too
+        page.click("summary.reveal-button")
+        keys = announced_keys(page)
+    finally:
+        context.close()
+    # Space on Show answer, 1-4 on the ratings, u on Undo; with the script off, no key works
+    # and none is announced to a screen reader.
+    assert sorted(keys) == (sorted(["Space", "1", "2", "3", "4", "u"]) if javascript else [])

@@ -32,6 +32,15 @@
     input.value = String(-new Date().getTimezoneOffset());
   });
 
+  // The keys work only through this script, so only this script announces them: a control's
+  // data-keyshortcuts becomes aria-keyshortcuts. Without JavaScript no key is offered to a
+  // screen reader that pressing would not honour (the <kbd> marks are js-only likewise).
+  if (document.body.hasAttribute("data-shortcuts")) {
+    document.querySelectorAll("[data-keyshortcuts]").forEach(function (control) {
+      control.setAttribute("aria-keyshortcuts", control.getAttribute("data-keyshortcuts"));
+    });
+  }
+
   // A link to a closed part of a card ("/questions/<id>#red-flags", "#go-deeper-senior")
   // opens that part and brings it into view. Only the card's own parts: a study page's
   // answer (details#reveal) is shown by the person, never by a URL.
