@@ -9,7 +9,7 @@ from flask_login import current_user, login_required
 from itsdangerous import BadSignature
 
 from quizapp.extensions import db
-from quizapp.services import accounts
+from quizapp.services import account_data, accounts
 from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import (
     SETTING_LABELS,
@@ -19,6 +19,7 @@ from quizapp.services.settings import (
     read_settings,
     update_settings,
 )
+from quizapp.web.account_forms import DeleteAccountForm
 from quizapp.web.auth import (
     compute_retry_headers,
     current_login_limits,
@@ -74,10 +75,13 @@ def format_setting(settings: StudySettings, name: str) -> str:
 
 
 def render_settings_page(settings_form: SettingsForm, password_form: PasswordForm, status: int,
-                         shown_settings: str | None = None):
+                         shown_settings: str | None = None,
+                         delete_form: DeleteAccountForm | None = None):
     return render_template(
         "settings.html", form=settings_form, password_form=password_form,
-        shown_settings=shown_settings or sign_shown_settings(read_settings(current_user))), status
+        shown_settings=shown_settings or sign_shown_settings(read_settings(current_user)),
+        delete_form=delete_form or DeleteAccountForm(formdata=None),
+        review_count=account_data.count_reviews(db.session, current_user.id)), status
 
 
 @bp.route("/settings", methods=["GET", "POST"])

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from webtest_support import register_in_browser
+from webtest_support import PASSWORD, register_in_browser
 
 from quizapp import srs
 
@@ -57,3 +59,28 @@ def test_without_script_the_zone_button_is_hidden_and_the_list_still_works(brows
     page.click("form[action$='/settings'] button[type=submit]")
     assert page.input_value("#time_zone") == "Europe/Lisbon"
     context.close()
+
+
+def test_the_review_log_downloads_and_the_account_can_be_deleted(page, live_server):
+    """Chromium saves the link's CSV as a file (not a page), then the delete form ends it all."""
+    base = live_server["url"]
+    register_in_browser(page, base, "leaver")
+    page.keyboard.press("Space")
+    with page.expect_navigation():
+        page.keyboard.press("3")
+    page.goto(f"{base}/settings")
+    with page.expect_download() as download:
+        page.click("text=Download your reviews (CSV, 1 row)")
+    assert download.value.suggested_filename.startswith("quizapp-reviews-leaver-")
+    with open(download.value.path(), encoding="utf-8", newline="") as saved:
+        lines = saved.read().split("\r\n")
+    assert lines[0].startswith("reviewed_at_utc,item_key,item_kind,item_title,rating")
+    assert re.fullmatch(r"[0-9-]{10}T[0-9:]{8}Z,browser-\w+,card,[^,]+,Good,\d+,,,yes", lines[1])
+    assert lines[2:] == [""]
+    page.fill("#delete_password", PASSWORD)
+    page.fill("#confirm_username", "leaver")
+    with page.expect_navigation():
+        page.click("text=Delete my account")
+    assert "Your account and its 1 review were deleted." in page.inner_text(".flashes")
+    page.goto(f"{base}/settings")
+    assert "/login" in page.url

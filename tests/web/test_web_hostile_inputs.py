@@ -22,6 +22,7 @@ HOSTILE = [
 # The query parameters each GET route reads; a path parameter is marked "<path>".
 GET_ROUTES = {
     "/": [], "/study": ["card", "list", "seen", "from", "undone"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
+    "/settings/reviews.csv": [], "/settings/schedule.csv": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
     "/questions": ["level", "concept", "importance", "mine", "q", "sort", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
@@ -29,7 +30,8 @@ GET_ROUTES = {
     "/study/answer": ["answer", "hints_used", "token"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
-               "/study/answer", "/study/rate", "/study/undo", "/api/explain")
+               "/settings/delete-account", "/study/answer", "/study/rate", "/study/undo",
+               "/api/explain")
 
 
 # Per form route: the fields varied together (a password and its repeat), the well-formed body
@@ -50,6 +52,10 @@ ACCOUNT_FORMS = {
                    "time_zone": "UTC"}, {303}),
     "/settings/password": ([("current",), ("new", "confirm")],
                            {"current": PASSWORD, "new": PASSWORD, "confirm": PASSWORD}, {303}),
+    # No hostile value is sam's password or name, so the account outlives the test; 400 is
+    # the service's refusal too (a wrong password, another name).
+    "/settings/delete-account": ([("password",), ("confirm_username",)],
+                                 {"password": PASSWORD, "confirm_username": "sam"}, {400}),
     "/study/answer": ([("answer",), ("hints_used",), ("token",)],
                       {"answer": "(1, 2)", "hints_used": "0"}, {200, 422}),
     "/study/rate": ([("rating",), ("answer",), ("hints_used",), ("token",), ("then_list",)],

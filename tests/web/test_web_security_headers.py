@@ -52,7 +52,8 @@ def test_https_adds_strict_transport_security():
 def test_signed_in_pages_are_not_stored_and_public_ones_may_be(client, bank):
     assert "Cache-Control" not in client.get("/questions").headers
     register(client, "sam")
-    for path in ("/study", "/study/history", "/settings", "/questions"):
+    for path in ("/study", "/study/history", "/settings", "/questions", "/settings/reviews.csv",
+                 "/settings/schedule.csv"):
         response = client.get(path)
         assert response.status_code == 200
         assert response.headers.getlist("Cache-Control") == ["no-store"], path

@@ -1,0 +1,141 @@
+"""A person's own data: their review log and schedule as CSV rows, and deleting the account."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+from werkzeug.security import check_password_hash
+
+from quizapp import srs
+from quizapp.models import Item, Review, ReviewState, User
+from quizapp.services.accounts import DeviceCookie, canonicalize_username, trusted_device
+from quizapp.services.errors import InvalidCredentials, ServiceError
+from quizapp.services.login_limits import (
+    LoginLimits,
+    mark_login_succeeded,
+    reserve_login_attempt,
+)
+
+# Rows read from the database at a time: a long log is never held in memory whole.
+BATCH_ROWS = 500
+# Text written before a chunk is handed on to the response.
+CHUNK_CHARS = 16 * 1024
+# A spreadsheet reads a cell starting with one of these as a formula (or, for tab and carriage
+# return, may shift it into one): such text from a person or from content gets a leading "'".
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+REVIEW_HEADER = ("reviewed_at_utc", "item_key", "item_kind", "item_title", "rating",
+                 "duration_ms", "answer", "correct", "was_new")
+SCHEDULE_HEADER = ("item_key", "item_kind", "item_title", "due_utc", "fsrs_state",
+                   "stability_days", "difficulty", "reps", "last_reviewed_at_utc")
+RATING_NAMES = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
+FSRS_STATES = {1: "Learning", 2: "Review", 3: "Relearning"}  # fsrs.State's values
+
+_REVIEW = Review.__table__
+_STATE = ReviewState.__table__
+_ITEM = Item.__table__
+
+
+class WrongConfirmation(ServiceError):
+    """The name typed to confirm a deletion is not the account's."""
+
+
+def neutralize_cell(text: str | None) -> str:
+    """Text a spreadsheet will show as text, never run as a formula."""
+    if not text:
+        return ""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def format_utc(moment: datetime | None) -> str:
+    """ISO 8601 in UTC to the second ("2025-03-03T09:00:00Z"); empty for None."""
+    if moment is None:
+        return ""
+    return moment.astimezone(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def format_flag(value: bool | None) -> str:
+    return "" if value is None else ("yes" if value else "no")
+
+
+def count_reviews(session: Session, user_id: int) -> int:
+    return session.scalar(select(func.count()).select_from(_REVIEW).where(
+        _REVIEW.c.user_id == user_id)) or 0
+
+
+def iter_review_rows(session: Session, user_id: int) -> Iterator[tuple[str, ...]]:
+    """The user's ratings, oldest first (ids grow with every rating and are never reused),
+    one CSV row each, read BATCH_ROWS at a time."""
+    query = select(
+        _REVIEW.c.reviewed_at, _ITEM.c.key, _ITEM.c.kind, _ITEM.c.title, _REVIEW.c.rating,
+        _REVIEW.c.duration_ms, _REVIEW.c.answer, _REVIEW.c.correct, _REVIEW.c.was_new,
+    ).join(_ITEM, _ITEM.c.id == _REVIEW.c.item_id).where(
+        _REVIEW.c.user_id == user_id).order_by(_REVIEW.c.id)
+    result = session.execute(query.execution_options(yield_per=BATCH_ROWS))
+    for row in result:
+        yield (format_utc(row.reviewed_at), neutralize_cell(row.key), row.kind,
+               neutralize_cell(row.title), RATING_NAMES.get(row.rating, str(row.rating)),
+               "" if row.duration_ms is None else str(row.duration_ms),
+               neutralize_cell(row.answer), format_flag(row.correct), format_flag(row.was_new))
+
+
+def iter_schedule_rows(session: Session, user_id: int) -> Iterator[tuple[str, ...]]:
+    """Where the user stands with each item they have rated, soonest due first."""
+    query = select(
+        _ITEM.c.key, _ITEM.c.kind, _ITEM.c.title, _STATE.c.due, _STATE.c.state, _STATE.c.reps,
+        _STATE.c.last_reviewed_at,
+    ).join(_ITEM, _ITEM.c.id == _STATE.c.item_id).where(
+        _STATE.c.user_id == user_id).order_by(_STATE.c.due, _STATE.c.id)
+    for row in session.execute(query.execution_options(yield_per=BATCH_ROWS)):
+        state = row.state if isinstance(row.state, dict) else {}
+        yield (neutralize_cell(row.key), row.kind, neutralize_cell(row.title),
+               format_utc(row.due), FSRS_STATES.get(state.get("state"), ""),
+               format_number(state.get("stability")), format_number(state.get("difficulty")),
+               str(row.reps), format_utc(row.last_reviewed_at))
+
+
+def format_number(value: object) -> str:
+    return f"{value:.4f}" if isinstance(value, int | float) and not isinstance(value, bool) else ""
+
+
+def iter_csv(header: Iterable[str], rows: Iterable[Iterable[str]]) -> Iterator[str]:
+    """CSV text (RFC 4180: quoted where needed, CRLF line ends) in chunks of about
+    CHUNK_CHARS, so the response streams while the rows are read."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    for row in rows:
+        writer.writerow(row)
+        if buffer.tell() >= CHUNK_CHARS:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()
+
+
+def delete_account(
+    session: Session, user: User, password: str, typed_username: str, *, address: str,
+    now: datetime, limits: LoginLimits, device: DeviceCookie | None = None,
+) -> int:
+    """Delete ``user`` and, through the foreign keys' ON DELETE CASCADE, their schedule,
+    review log and logins; commits and returns how many reviews went with it.
+
+    The account's name must be typed (any case, as at login) and the password given; checking
+    the password is a login attempt, throttled and counted as change_password's is.
+    """
+    if canonicalize_username(typed_username) != user.username:
+        raise WrongConfirmation(f"Type your username, {user.username}, to confirm.")
+    nonce = trusted_device(device, user.username, user.session_version)
+    attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce)
+    if not check_password_hash(user.password_hash, password):
+        raise InvalidCredentials("The password is not right.")
+    mark_login_succeeded(session, attempt_id)
+    reviews = count_reviews(session, user.id)
+    session.execute(delete(User).where(User.id == user.id))
+    session.commit()
+    return reviews
