@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from flask import Flask
 
-from quizapp.web import assets, auth, errors, explorer, health, questions, settings, study
+from quizapp.web import (
+    assets,
+    auth,
+    errors,
+    explorer,
+    health,
+    questions,
+    settings,
+    study,
+    suspend,
+)
 from quizapp.web.filters import register_filters
 from quizapp.web.fragments import init_fragments
 from quizapp.web.input_guard import register_input_guard
@@ -23,6 +33,7 @@ def register_web(app: Flask) -> None:
     assets.register_asset_versions(app)
     init_fragments(app)
     for blueprint in (
-        auth.bp, study.bp, questions.bp, explorer.bp, settings.bp, health.bp, assets.bp,
+        auth.bp, study.bp, suspend.bp, questions.bp, explorer.bp, settings.bp, health.bp,
+        assets.bp,
     ):
         app.register_blueprint(blueprint)
