@@ -10,7 +10,6 @@ from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
-from quizapp.services import suspensions
 from quizapp.services.settings import compute_user_zone
 from quizapp.services.study_items import (
     ITEM,
@@ -27,6 +26,7 @@ from quizapp.services.study_items import (
     load_card_and_state,
     select_suspended,
 )
+from quizapp.services.suspensions import is_suspended
 
 # When nothing is due, an item whose learning step ends within this span is shown early
 # (Anki's "learn ahead"), so a session does not stall on a one-minute step.
@@ -86,8 +86,7 @@ _USER, _NOW, _UNTIL, _DAY_START = (bindparam("user_id"), bindparam("now"), bindp
                                    bindparam("day_start"))
 _ITEM, _REVIEW = Item.__table__, Review.__table__
 _SEEN = exists().where(ReviewState.user_id == _USER, ReviewState.item_id == _ITEM.c.id)
-# Suspended items (services.suspensions) are left out of every statement below: one probe of
-# the suspension's (user_id, item_id) primary key per item the statement reads anyway.
+# Suspended items are left out of every statement below: a probe of their (user_id, item_id) key.
 _NOT_SUSPENDED = ~select_suspended(_USER)
 
 
@@ -118,16 +117,14 @@ _LATEST_REVIEW_ID = (select(_REVIEW.c.id).where(_REVIEW.c.user_id == _USER)
 _LATEST, _LATEST_ITEM = _REVIEW.alias("latest_review"), _ITEM.alias("latest_item")
 # The item's state now is the one that rating made (it is the user's latest): whether it left
 # the item in learning steps, or in Review with a day-long interval.
-_LATEST_STATE = STATE.alias("latest_state")
-_LATEST_SUSPENSION = SUSPENSION.alias("latest_suspension")
+_LATEST_STATE, _LATEST_OUT = STATE.alias("latest_state"), SUSPENSION.alias("latest_suspension")
 _LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
                 .outerjoin(_LATEST, _LATEST.c.id == _LATEST_REVIEW_ID)
                 .outerjoin(_LATEST_ITEM, _LATEST_ITEM.c.id == _LATEST.c.item_id)
                 .outerjoin(_LATEST_STATE, and_(_LATEST_STATE.c.user_id == _USER,
                                                _LATEST_STATE.c.item_id == _LATEST.c.item_id))
-                .outerjoin(_LATEST_SUSPENSION,
-                           and_(_LATEST_SUSPENSION.c.user_id == _USER,
-                                _LATEST_SUSPENSION.c.item_id == _LATEST.c.item_id)))
+                .outerjoin(_LATEST_OUT, and_(_LATEST_OUT.c.user_id == _USER,
+                                             _LATEST_OUT.c.item_id == _LATEST.c.item_id)))
 
 
 COUNTS = select(
@@ -137,14 +134,13 @@ COUNTS = select(
     _count_due(learning_only=False).label("due"),
     _count_due(learning_only=True).label("due_learning"),
     # New = active items minus the active items this user has a state for: two index counts,
-    # instead of probing the user's states once per item in the bank; then minus the active
-    # items suspended without a state (read from the user's suspensions, a short list).
+    # instead of probing the user's states once per item in the bank; and minus the unrated
+    # ones the user suspended (read from their suspensions).
     (select(func.count()).select_from(_ITEM).where(OFFERED).scalar_subquery()
      - select(func.count()).select_from(ReviewState)
      .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
      .where(ReviewState.user_id == _USER, OFFERED).scalar_subquery()
-     - select(func.count()).select_from(SUSPENSION)
-     .join(_ITEM, SUSPENSION.c.item_id == _ITEM.c.id)
+     - select(func.count()).select_from(SUSPENSION.join(_ITEM, SUSPENSION.c.item_id == _ITEM.c.id))
      .where(SUSPENSION.c.user_id == _USER, OFFERED, ~_SEEN).scalar_subquery())
     .label("new"),
     _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
@@ -152,7 +148,7 @@ COUNTS = select(
     _LATEST.c.due_after.label("last_review_due"), _LATEST_ITEM.c.title.label("last_review_title"),
     _LATEST_ITEM.c.retired.label("last_review_retired"),
     _LATEST_STATE.c.learning.label("last_review_learning"),
-    _LATEST_SUSPENSION.c.item_id.label("last_review_suspended"),
+    _LATEST_OUT.c.item_id.label("last_review_suspended"),
 ).select_from(_LATEST_FROM)
 # The first due state and its item, in one indexed lookup on (user_id, due, id).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
@@ -297,9 +293,8 @@ def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
 
 
 def compute_chosen_card(session: Session, user: User, now: datetime, key: str) -> QueueView:
-    """The status bar's view with the card ``key`` as its item, shown ahead of the queue
-    ("Study it now" on its question page, even when suspended: an explicit choice); NotFound
-    if there is no such card or it was retired."""
+    """The status bar's view with the card ``key`` as its item, shown ahead of the queue ("Study
+    it now", even if suspended); NotFound if there is no such card or it was retired."""
     item, state = load_card_and_state(session, user.id, key)
     return replace(compute_status(session, user, now), item=item, state=state,
-                   suspended=suspensions.is_suspended(session, user.id, item.id))
+                   suspended=is_suspended(session, user.id, item.id))
