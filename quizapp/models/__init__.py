@@ -3,9 +3,9 @@
 from quizapp.models.account import LoginAttempt, LoginSession, RegistrationAttempt, User
 from quizapp.models.bank import Card, Concept, Item, ItemConcept, Skill
 from quizapp.models.base import Base
-from quizapp.models.study import Review, ReviewState
+from quizapp.models.study import ItemSuspension, Review, ReviewState
 
 __all__ = [
-    "Base", "Card", "Concept", "Item", "ItemConcept", "LoginAttempt", "LoginSession", "RegistrationAttempt", "Review",
+    "Base", "Card", "Concept", "Item", "ItemConcept", "ItemSuspension", "LoginAttempt", "LoginSession", "RegistrationAttempt", "Review",
     "ReviewState", "Skill", "User",
 ]

@@ -90,3 +90,17 @@ class Review(db.Model):
     fsrs_log: Mapped[dict[str, Any]] = mapped_column(JSON)
 
     item: Mapped[Item] = relationship()
+
+
+class ItemSuspension(db.Model):
+    """An item one user took out of their reviews (Anki's "Suspend"). Its state and its reviews
+    stay as they are; deleting this row (resuming) puts it back where its schedule says."""
+
+    __tablename__ = "item_suspension"
+
+    # The primary key is the queue's NOT EXISTS lookup: (user_id, item_id), both bound.
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("item.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    suspended_at: Mapped[datetime]

@@ -18,7 +18,13 @@ from quizapp.services.question_browser import (
     validate_filters,
 )
 from quizapp.services.search_text import compute_search_terms
-from quizapp.services.study_items import CARD, ITEM, STATE, load_item_and_state
+from quizapp.services.study_items import (
+    CARD,
+    ITEM,
+    STATE,
+    load_item_and_state,
+    select_suspended,
+)
 from quizapp.services.study_queue import LEARN_AHEAD, QueueView, compute_status
 
 # The list's studied cards, for when the next one falls due: an alias, so the Yours filter's own
@@ -60,7 +66,8 @@ def compute_list_study(session: Session, user: User, now: datetime,
     terms = compute_search_terms(filters.text)
     viewer = compute_viewer(user, now)
     on_item, on_card = compute_card_conditions(filters, terms, viewer)
-    in_list = [*on_item, *on_card]
+    # Suspended cards stay out of a studied list too, as out of the queue (and of its next due).
+    in_list = [*on_item, *on_card, ~select_suspended(user.id)]
     joined = ITEM.join(CARD, CARD.c.item_id == ITEM.c.id)
     status = compute_status(session, user, now)
     ahead = now + LEARN_AHEAD
@@ -76,7 +83,7 @@ def compute_list_study(session: Session, user: User, now: datetime,
                                      learned_ahead=until != now), left)
     if filters.mine == "due":  # its cards are all rated: when is the next of them due?
         on_item, on_card = compute_card_conditions(replace(filters, mine=""), terms, viewer)
-        in_list = [*on_item, *on_card]
+        in_list = [*on_item, *on_card, ~select_suspended(user.id)]
     next_due = session.scalar(
         select(func.min(_STUDIED.c.due))
         .select_from(joined.join(_STUDIED, _STUDIED.c.item_id == ITEM.c.id))

@@ -22,7 +22,7 @@ from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.paging import check_page_number, count_pages
 from quizapp.services.search_text import compute_search_terms
 from quizapp.services.settings import compute_user_zone
-from quizapp.services.study_items import CARD, ITEM, STATE
+from quizapp.services.study_items import CARD, ITEM, STATE, SUSPENSION, select_suspended
 
 _REVIEW = Review.__table__
 PER_PAGE = 25
@@ -32,7 +32,7 @@ TEXT_MAX = 100
 SORTS = {"": "Study order", "title": "Title, A to Z", "asked": "Most asked first"}
 # A signed-in person's own filter (?mine=): cards by where they stand with them.
 MINE = {"": "Any progress", "new": "Not studied before today", "studied": "Studied",
-        "due": "Due now"}
+        "due": "Due now", "suspended": "Suspended"}
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,8 @@ class CardPage:
 
 @dataclass(frozen=True)
 class CardProgress:
-    due: datetime  # when the card is next due for this user
+    due: datetime | None  # when the card is next due for this user (None: never rated)
+    suspended: bool = False  # taken out of their reviews (services.suspensions)
 
 
 def list_concepts(session: Session) -> list[Concept]:
@@ -112,14 +113,16 @@ def select_own_state(user_id: int):
 def compute_mine_condition(mine: str, viewer: Viewer):
     """The cards the viewer had not rated before today (a card first rated today stays in its
     list through its learning steps, here and while the list is studied, notes/s12/lists.md #2
-    and retest.md #1), has studied, or has due now."""
+    and retest.md #1), has studied, has due now (a suspended card is not due), or suspended."""
+    if mine == "suspended":
+        return select_suspended(viewer.user_id)
     if mine == "new":
         return ~select(_REVIEW.c.id).where(_REVIEW.c.user_id == viewer.user_id,
                                            _REVIEW.c.item_id == ITEM.c.id,
                                            _REVIEW.c.reviewed_at < viewer.day_start).exists()
     state = select_own_state(viewer.user_id)
     if mine == "due":
-        state = state.where(STATE.c.due <= viewer.now)
+        return state.where(STATE.c.due <= viewer.now).exists() & ~select_suspended(viewer.user_id)
     return state.exists()
 
 
@@ -193,12 +196,17 @@ def list_cards(session: Session, filters: CardFilters, *,
 
 
 def list_progress(session: Session, user_id: int, cards: list[Card]) -> dict[int, CardProgress]:
-    """The user's state of each of ``cards`` they have studied (at most a page of them)."""
+    """The user's progress with each of ``cards`` they have studied or suspended (at most a
+    page of them)."""
     if not cards:
         return {}
-    rows = session.execute(select(STATE.c.item_id, STATE.c.due).where(
-        STATE.c.user_id == user_id, STATE.c.item_id.in_([card.id for card in cards])))
-    return {row.item_id: CardProgress(row.due) for row in rows}
+    ids = [card.id for card in cards]
+    due = {row.item_id: row.due for row in session.execute(select(STATE.c.item_id, STATE.c.due)
+           .where(STATE.c.user_id == user_id, STATE.c.item_id.in_(ids)))}
+    suspended = set(session.scalars(select(SUSPENSION.c.item_id).where(
+        SUSPENSION.c.user_id == user_id, SUSPENSION.c.item_id.in_(ids))))
+    return {item_id: CardProgress(due.get(item_id), item_id in suspended)
+            for item_id in due.keys() | suspended}
 
 
 def load_card(session: Session, key: str) -> Card:

@@ -18,12 +18,13 @@ from sqlalchemy.orm import Session
 
 from quizapp import puzzles
 from quizapp.content.limits import KEY_MAX
-from quizapp.models import Card, Item, ReviewState, Skill
+from quizapp.models import Card, Item, ItemSuspension, ReviewState, Skill
 from quizapp.services.bank_import import compute_skill_rows
 from quizapp.services.errors import NotFound
 
 ITEM, CARD, SKILL, STATE = (Item.__table__, Card.__table__, Skill.__table__,
                             ReviewState.__table__)
+SUSPENSION = ItemSuspension.__table__
 # The keys of the puzzle skills this code can generate, as the bank import writes them. The
 # database can hold others: in a rolling deploy the new code's `content load` adds its new
 # families while instances on the old code still serve; those leave the new skills out of their
@@ -45,6 +46,14 @@ def compute_sql_literal(key: str) -> ColumnElement[str]:
 OFFERED = and_(ITEM.c.retired.is_(False),
                or_(ITEM.c.kind != "skill",
                    ITEM.c.key.in_([compute_sql_literal(key) for key in sorted(SKILL_KEYS)])))
+
+
+def select_suspended(user_id, item_id=ITEM.c.id):
+    """EXISTS: ``user_id`` (a value or a bind parameter) suspended the item ``item_id`` (the
+    item table's id by default, correlated). One lookup on the suspension's primary key, which
+    answers it alone (it selects a key column, not SELECT *, which read the row as well)."""
+    return (select(SUSPENSION.c.item_id)
+            .where(SUSPENSION.c.user_id == user_id, SUSPENSION.c.item_id == item_id).exists())
 
 
 def is_offered(item: StudyItem) -> bool:

@@ -18,12 +18,15 @@ from quizapp.services.study_items import (
     OFFERED,
     STATE,
     STATE_COLUMNS,
+    SUSPENSION,
     ItemState,
     StudyItem,
     compute_item_state,
     compute_study_item,
     load_card_and_state,
+    select_suspended,
 )
+from quizapp.services.suspensions import is_suspended
 
 # When nothing is due, an item whose learning step ends within this span is shown early
 # (Anki's "learn ahead"), so a session does not stall on a one-minute step.
@@ -50,6 +53,7 @@ class LastReview:
     due: datetime
     retired: bool  # the item left the bank since: it will not come back
     learning: bool  # the rating left the item in learning steps (due in minutes, not days)
+    suspended: bool = False  # the item was suspended since: it comes back only once resumed
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,7 @@ class QueueView:
     # The latest rating, when it was made on the previous study day less than UNDO_CLOSED_NOTE
     # ago: a person studying across 04:00 is told why Undo went (Anki's survives the rollover).
     closed_review_at: datetime | None = None
+    suspended: bool = False  # the item shown is one the user suspended (chosen out of turn)
 
 
 # The queue's statements are built once with bind parameters: every study page runs them, and
@@ -81,6 +86,8 @@ _USER, _NOW, _UNTIL, _DAY_START = (bindparam("user_id"), bindparam("now"), bindp
                                    bindparam("day_start"))
 _ITEM, _REVIEW = Item.__table__, Review.__table__
 _SEEN = exists().where(ReviewState.user_id == _USER, ReviewState.item_id == _ITEM.c.id)
+# Suspended items are left out of every statement below: a probe of their (user_id, item_id) key.
+_NOT_SUSPENDED = ~select_suspended(_USER)
 
 
 def _count_reviews_today(flag=None):
@@ -95,7 +102,7 @@ def _count_due(*, learning_only: bool):
     query = (select(func.count()).select_from(ReviewState)
              .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
              .where(ReviewState.user_id == _USER, ReviewState.due <= _NOW,
-                    OFFERED))
+                    OFFERED, _NOT_SUSPENDED))
     if learning_only:
         query = query.where(ReviewState.learning.is_(True))
     return query.scalar_subquery()
@@ -110,12 +117,14 @@ _LATEST_REVIEW_ID = (select(_REVIEW.c.id).where(_REVIEW.c.user_id == _USER)
 _LATEST, _LATEST_ITEM = _REVIEW.alias("latest_review"), _ITEM.alias("latest_item")
 # The item's state now is the one that rating made (it is the user's latest): whether it left
 # the item in learning steps, or in Review with a day-long interval.
-_LATEST_STATE = STATE.alias("latest_state")
+_LATEST_STATE, _LATEST_OUT = STATE.alias("latest_state"), SUSPENSION.alias("latest_suspension")
 _LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
                 .outerjoin(_LATEST, _LATEST.c.id == _LATEST_REVIEW_ID)
                 .outerjoin(_LATEST_ITEM, _LATEST_ITEM.c.id == _LATEST.c.item_id)
                 .outerjoin(_LATEST_STATE, and_(_LATEST_STATE.c.user_id == _USER,
-                                               _LATEST_STATE.c.item_id == _LATEST.c.item_id)))
+                                               _LATEST_STATE.c.item_id == _LATEST.c.item_id))
+                .outerjoin(_LATEST_OUT, and_(_LATEST_OUT.c.user_id == _USER,
+                                             _LATEST_OUT.c.item_id == _LATEST.c.item_id)))
 
 
 COUNTS = select(
@@ -125,35 +134,38 @@ COUNTS = select(
     _count_due(learning_only=False).label("due"),
     _count_due(learning_only=True).label("due_learning"),
     # New = active items minus the active items this user has a state for: two index counts,
-    # instead of probing the user's states once per item in the bank.
+    # instead of probing the user's states once per item in the bank; and minus the unrated
+    # ones the user suspended (read from their suspensions).
     (select(func.count()).select_from(_ITEM).where(OFFERED).scalar_subquery()
      - select(func.count()).select_from(ReviewState)
      .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-     .where(ReviewState.user_id == _USER, OFFERED).scalar_subquery())
+     .where(ReviewState.user_id == _USER, OFFERED).scalar_subquery()
+     - select(func.count()).select_from(SUSPENSION.join(_ITEM, SUSPENSION.c.item_id == _ITEM.c.id))
+     .where(SUSPENSION.c.user_id == _USER, OFFERED, ~_SEEN).scalar_subquery())
     .label("new"),
     _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
     _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
     _LATEST.c.due_after.label("last_review_due"), _LATEST_ITEM.c.title.label("last_review_title"),
     _LATEST_ITEM.c.retired.label("last_review_retired"),
     _LATEST_STATE.c.learning.label("last_review_learning"),
+    _LATEST_OUT.c.item_id.label("last_review_suspended"),
 ).select_from(_LATEST_FROM)
 # The first due state and its item, in one indexed lookup on (user_id, due, id).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
              .select_from(ITEM_JOIN.join(STATE, STATE.c.item_id == ITEM.c.id))
-             .where(STATE.c.user_id == _USER, STATE.c.due <= _UNTIL, OFFERED)
+             .where(STATE.c.user_id == _USER, STATE.c.due <= _UNTIL, OFFERED, _NOT_SUSPENDED)
              .order_by(STATE.c.due, STATE.c.id).limit(1))
 # The same, among items in learning steps: what is shown once the review limit is used up.
 FIRST_DUE_LEARNING = FIRST_DUE.where(STATE.c.learning.is_(True))
 # The first new item is found on the item table alone, then read with its card or skill row:
 # sorting the card-joined rows would read every unseen card's text to keep one.
-_FIRST_NEW_ID = (select(_ITEM.c.id).where(OFFERED, ~_SEEN)
+_FIRST_NEW_ID = (select(_ITEM.c.id).where(OFFERED, ~_SEEN, _NOT_SUSPENDED)
                  .order_by(_ITEM.c.new_order, _ITEM.c.id).limit(1)
                  .correlate(None).scalar_subquery())
 FIRST_NEW = select(*ITEM_COLUMNS).select_from(ITEM_JOIN).where(ITEM.c.id == _FIRST_NEW_ID)
 NEXT_DUE = (select(func.min(ReviewState.due)).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-            .where(ReviewState.user_id == _USER, OFFERED))
+            .where(ReviewState.user_id == _USER, OFFERED, _NOT_SUSPENDED))
 NEXT_DUE_LEARNING = NEXT_DUE.where(ReviewState.learning.is_(True))
-
 
 UNDO_CLOSED_NOTE = timedelta(hours=2)
 
@@ -183,7 +195,8 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     if row.last_review_id is not None and row.last_review_at >= start:
         last = LastReview(row.last_review_id, row.last_review_item_id, row.last_review_title,
                           row.last_review_rating, row.last_review_at, row.last_review_due,
-                          row.last_review_retired, bool(row.last_review_learning))
+                          row.last_review_retired, bool(row.last_review_learning),
+                          row.last_review_suspended is not None)
     closed = None
     if row.last_review_id is not None and start > row.last_review_at > now - UNDO_CLOSED_NOTE:
         closed = row.last_review_at
@@ -280,8 +293,8 @@ def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
 
 
 def compute_chosen_card(session: Session, user: User, now: datetime, key: str) -> QueueView:
-    """The status bar's view with the card ``key`` as its item, shown ahead of the queue
-    ("Study it now" on its question page); NotFound if there is no such card or it was
-    retired."""
+    """The status bar's view with the card ``key`` as its item, shown ahead of the queue ("Study
+    it now", even if suspended); NotFound if there is no such card or it was retired."""
     item, state = load_card_and_state(session, user.id, key)
-    return replace(compute_status(session, user, now), item=item, state=state)
+    return replace(compute_status(session, user, now), item=item, state=state,
+                   suspended=is_suspended(session, user.id, item.id))

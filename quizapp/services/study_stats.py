@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from quizapp import srs
 from quizapp.models import Review, User
 from quizapp.services.settings import compute_user_zone
-from quizapp.services.study_items import ITEM, OFFERED, STATE
+from quizapp.services.study_items import ITEM, OFFERED, STATE, SUSPENSION, select_suspended
 
 FORECAST_DAYS = 7  # today (overdue items included) and the six study days after it
 RECENT_DAYS = 14  # today and the thirteen study days before it
@@ -32,9 +32,10 @@ class DayCount:
 
 @dataclass(frozen=True)
 class StudyStats:
-    new: int  # in the bank, never rated by this user
+    new: int  # in the bank, never rated by this user (suspended ones left out, as below)
     learning: int  # in learning or relearning steps
     review: int  # past their steps, scheduled days ahead
+    suspended: int  # taken out of the reviews by this user, whatever their stage
     forecast: tuple[DayCount, ...]  # due per study day, today first (overdue counted today)
     recent: tuple[DayCount, ...]  # ratings per study day, today first
     retention_reviews: int  # ratings of items in Review within RETENTION_WINDOW
@@ -60,17 +61,21 @@ def compute_day_starts(now: datetime, zone: tzinfo, before: int, after: int) -> 
     return starts
 
 
-def _count_stages(session: Session, user: User) -> tuple[int, int, int]:
-    """(new, learning, review) among the items the study pages offer (OFFERED)."""
+def _count_stages(session: Session, user: User) -> tuple[int, int, int, int]:
+    """(new, learning, review, suspended) among the items the study pages offer (OFFERED):
+    each item in one of them, a suspended one only in the last."""
     # On the tables, not the Item entity: it would join card and skill to every item, and
     # reading each card's text to count it made Stats 10x slower on a 6,000-card bank.
     learning, seen = session.execute(
         select(func.coalesce(func.sum(case((STATE.c.learning.is_(True), 1), else_=0)), 0),
                func.count())
         .select_from(STATE.join(ITEM, STATE.c.item_id == ITEM.c.id))
-        .where(STATE.c.user_id == user.id, OFFERED)).one()
+        .where(STATE.c.user_id == user.id, OFFERED, ~select_suspended(user.id))).one()
     total = session.execute(select(func.count()).select_from(ITEM).where(OFFERED)).scalar_one()
-    return total - seen, learning, seen - learning
+    suspended = session.execute(
+        select(func.count()).select_from(SUSPENSION.join(ITEM, SUSPENSION.c.item_id == ITEM.c.id))
+        .where(SUSPENSION.c.user_id == user.id, OFFERED)).scalar_one()
+    return total - seen - suspended, learning, seen - learning, suspended
 
 
 def _count_by_day(session: Session, moment, weight, where: list,
@@ -94,12 +99,13 @@ def compute_study_stats(session: Session, user: User, now: datetime) -> StudySta
     zone = compute_user_zone(user)
     starts = compute_day_starts(now, zone, RECENT_DAYS - 1, FORECAST_DAYS)
     past, coming = starts[:RECENT_DAYS + 1], starts[RECENT_DAYS - 1:]
-    new, learning, review = _count_stages(session, user)
+    new, learning, review, suspended = _count_stages(session, user)
 
     # Overdue items are waiting today: they count in today's column.
     due_by_day = _count_by_day(
         session, STATE.c.due, literal(0),
-        [STATE.c.user_id == user.id, STATE.c.item_id == ITEM.c.id, OFFERED], coming)
+        [STATE.c.user_id == user.id, STATE.c.item_id == ITEM.c.id, OFFERED,
+         ~select_suspended(user.id)], coming)
     forecast = tuple(DayCount(start, count) for start, (count, _) in zip(
         coming[:-1], due_by_day, strict=True))
 
@@ -113,5 +119,5 @@ def compute_study_stats(session: Session, user: User, now: datetime) -> StudySta
         select(func.count(), func.coalesce(func.sum(case((Review.rating > 1, 1), else_=0)), 0))
         .where(Review.user_id == user.id, Review.was_review.is_(True),
                Review.reviewed_at >= now - RETENTION_WINDOW)).one()
-    return StudyStats(new, learning, review, forecast, recent, retention_reviews,
+    return StudyStats(new, learning, review, suspended, forecast, recent, retention_reviews,
                       retention_passed, user.desired_retention)

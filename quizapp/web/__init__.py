@@ -14,6 +14,7 @@ from quizapp.web import (
     questions,
     settings,
     study,
+    suspend,
 )
 from quizapp.web.filters import register_filters
 from quizapp.web.fragments import init_fragments
@@ -33,7 +34,8 @@ def register_web(app: Flask) -> None:
     assets.register_asset_versions(app)
     init_fragments(app)
     for blueprint in (
-        auth.bp, study.bp, questions.bp, explorer.bp, settings.bp, account_data.bp, health.bp,
+        auth.bp, study.bp, suspend.bp, questions.bp, explorer.bp, settings.bp, account_data.bp,
+        health.bp,
         assets.bp,
     ):
         app.register_blueprint(blueprint)

@@ -8,7 +8,7 @@ from flask_login import current_user, login_required
 from quizapp import srs
 from quizapp.extensions import db
 from quizapp.puzzles.picking import compute_pick_options
-from quizapp.services import paging, reviews, skill_reviews, study_stats
+from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.reviews import OUTDATED_PUZZLE
 from quizapp.services.study_queue import compute_queue, compute_status
@@ -226,6 +226,12 @@ def undo():
             raise  # an unknown id, or another user's: the same 404
         flash(ALREADY_UNDONE, "info")  # a second click on Undo (without JavaScript)
         return redirect(url_for("study.index"), 303)
+    if suspensions.is_suspended(db.session, current_user.id, item.id):
+        # Suspended since that rating: the undo stands, the suspension too (it is no rating),
+        # so the item is not shown again until it is resumed.
+        flash(f"Undone: “{item.title}” is back as it was before that rating. You suspended it "
+              "since, so it stays out of your reviews until you resume it.", "info")
+        return redirect(compute_study_url(form.then_list.data), 303)
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
     # While a list is studied, its next rating leads back to it (notes/s12/lists.md #3).
     in_list = {"list": read_studied_list(form.then_list.data)[1]} if form.then_list.data else {}

@@ -27,10 +27,11 @@ GET_ROUTES = {
     "/questions": ["level", "concept", "importance", "mine", "q", "sort", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
     "/explorer": ["expr"], "/api/explain": ["expr"],
-    "/study/answer": ["answer", "hints_used", "token"],
+    "/study/answer": ["answer", "hints_used", "token"], "/study/suspended": [],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
                "/settings/delete-account", "/study/answer", "/study/rate", "/study/undo",
+               "/study/suspend", "/study/resume",
                "/api/explain")
 
 
@@ -61,6 +62,8 @@ ACCOUNT_FORMS = {
     "/study/rate": ([("rating",), ("answer",), ("hints_used",), ("token",), ("then_list",)],
                     {"rating": "3", "answer": "", "hints_used": "0"}, {303}),
     "/study/undo": ([("review_id",), ("then_list",)], {"review_id": "1"}, {303, 404}),
+    "/study/suspend": ([("item_id",), ("back",), ("then_list",)], {"item_id": "1"}, {303, 404}),
+    "/study/resume": ([("item_id",), ("back",), ("then_list",)], {"item_id": "1"}, {303, 404}),
 }
 
 

@@ -91,3 +91,24 @@ def test_a_history_page_skips_earlier_pages_in_the_index_not_in_the_rows(studied
     # The offset walks the covering (user_id, id) index; only the page's rows are read.
     assert any("review USING COVERING INDEX ix_review_user_id_id" in step for step in steps), steps
     assert any("review USING INTEGER PRIMARY KEY" in step for step in steps), steps
+
+
+# An item's suspension by both key columns, or (counting suspended items) the user's own rows.
+SUSPENSION_LOOKUP = re.compile(r"^SEARCH \w+ USING COVERING INDEX sqlite_autoindex_item_"
+                               r"suspension_1 \(user_id=\?( AND item_id=\?)?\)( LEFT-JOIN)?$")
+
+
+@pytest.mark.parametrize("url, lookups", [("/study", 5), ("/study?list=all", 2),
+                                          ("/study/stats", 2), ("/questions?mine=due", 2)])
+def test_suspended_items_are_looked_up_by_the_suspensions_primary_key(studied, plans, url,
+                                                                      lookups):
+    """Each statement leaving suspended items out probes the (user_id, item_id) key: never a
+    scan of the user's suspensions, nor of everyone's."""
+    page = studied.get("/questions").text
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    assert studied.post("/study/suspend", data={"csrf_token": token, "item_id": "2"}
+                        ).status_code == 303
+    steps = [step for _, steps in plans(studied, url) for step in steps
+             if "item_suspension" in step]
+    assert len(steps) >= lookups, steps
+    assert all(SUSPENSION_LOOKUP.match(step) for step in steps), steps

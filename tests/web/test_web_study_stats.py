@@ -149,7 +149,7 @@ def test_the_page_shows_the_figures_and_needs_an_account(app, client, bank, cloc
     items = re.findall(r'<span class="stat-number">(\d+)</span><span class="stat-label">([^<]+)',
                        page)
     assert items == [(str(len(bank) - 1), "new, never rated"), ("1", "in learning steps"),
-                     ("0", "in review")]
+                     ("0", "in review"), ("0", "suspended")]
     rows = re.findall(r'<th scope="row" class="nowrap">([^<]+)</th>\s*<td>(\d+)', page)
     assert rows[0] == ("Today", "1") and rows[1] == ("Tomorrow", "0")
     assert rows[FORECAST_DAYS] == ("Today", "1") and rows[FORECAST_DAYS + 1] == ("Yesterday", "0")
