@@ -24,7 +24,7 @@ from webtest_support import (
 
 from quizapp import puzzles
 from quizapp.extensions import db
-from quizapp.models import LoginAttempt, LoginSession, Review, ReviewState, User
+from quizapp.models import ItemSuspension, LoginAttempt, LoginSession, Review, ReviewState, User
 from quizapp.services.account_data import neutralize_cell
 from quizapp.services.bank_import import load_bank
 
@@ -56,7 +56,7 @@ def owned_counts(app, owner: int) -> dict[str, int]:
     with app.app_context():
         counts = {model.__tablename__: db.session.scalar(
             select(func.count()).select_from(model).where(model.user_id == owner))
-            for model in (Review, ReviewState, LoginSession)}
+            for model in (Review, ReviewState, LoginSession, ItemSuspension)}
         counts["user"] = db.session.scalar(
             select(func.count()).select_from(User).where(User.id == owner))
         return counts
@@ -204,15 +204,19 @@ def test_deleting_the_account_removes_everything_of_theirs_and_signs_out(app, cl
         study_one(client, clock, 3, 5)
     study_one(tess, clock, 3, 5)
     login(app.test_client(), "sam")  # a second device's login goes too
+    page = client.get("/study").text  # and what sam suspended
+    shown = re.search(r'name="item_id" type="hidden" value="(\d+)"', page).group(1)
+    assert client.post("/study/suspend", data={"csrf_token": csrf_token(page),
+                                               "item_id": shown}).status_code == 303
     sam, tess_id = user_id(app, "sam"), user_id(app, "tess")
     assert owned_counts(app, sam) == {"review": 3, "review_state": 3, "login_session": 2,
-                                      "user": 1}
+                                      "item_suspension": 1, "user": 1}
     tess_before = owned_counts(app, tess_id)
     old_cookie = client.get_cookie("session").value
     response = delete_account(client)
     assert response.status_code == 303 and response.headers["Location"] == "/"
     assert owned_counts(app, sam) == {"review": 0, "review_state": 0, "login_session": 0,
-                                      "user": 0}
+                                      "item_suspension": 0, "user": 0}
     assert owned_counts(app, tess_id) == tess_before
     assert "Your account and its 3 reviews were deleted." in client.get("/").text
     assert client.get("/settings").status_code == 302
@@ -245,7 +249,8 @@ def test_the_same_username_can_be_registered_again(app, client, bank, clock):
     assert response.status_code == 302 and response.headers["Location"] == "/study"
     # A new account (on SQLite it may even get the old id): nothing of the old one is back.
     assert owned_counts(app, user_id(app, "sam")) == {"review": 0, "review_state": 0,
-                                                      "login_session": 1, "user": 1}
+                                                      "login_session": 1, "item_suspension": 0,
+                                                      "user": 1}
     assert read_csv(client.get(REVIEWS_URL)) == [HEADER]
 
 

@@ -21,7 +21,7 @@ from quizapp.services.study_stats import (
     compute_study_stats,
 )
 
-AGAIN, GOOD, EASY = 1, 3, 4
+AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
 
 
 def stats_of(app, username: str, now: datetime):
@@ -97,7 +97,7 @@ def test_retention_counts_reviews_of_items_past_their_steps_only(app, client, ba
             answer_after(client, clock, GOOD, 5)
             steps_rated += 1
             continue
-        rating = (AGAIN, GOOD, EASY)[len(ratings)]
+        rating = (AGAIN, HARD, EASY)[len(ratings)]  # Hard is remembered, if barely
         answer_after(client, clock, rating, 5)
         ratings.append(rating)
         if len(ratings) == 3:
