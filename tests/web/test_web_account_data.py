@@ -97,10 +97,12 @@ def test_the_settings_page_says_how_many_reviews_the_file_holds(client, bank, cl
     register(client, "sam")
     assert "Download your reviews (CSV, 0 rows)" in client.get("/settings").text
     study_one(client, clock, 3, 5)
+    page = client.get("/settings").text
+    assert "(CSV, 1 row)" in page and "your review log (1 rating) at once" in page
     study_one(client, clock, 3, 5)
     page = client.get("/settings").text
     assert f'href="{REVIEWS_URL}" download>Download your reviews (CSV, 2 rows)' in page
-    assert "all 2 reviews at once" in page
+    assert "what you suspended and your review log (2 ratings) at once" in page
 
 
 def test_another_users_reviews_never_appear(app, client, bank, clock):
