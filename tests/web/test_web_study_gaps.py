@@ -41,6 +41,12 @@ def state_of(user_id: int, key: str) -> ReviewState:
         ReviewState.user_id == user_id, ReviewState.item_id == item_id(key)))
 
 
+def set_state(key: str, **values) -> None:
+    """Every user's state of the item ``key`` set to ``values`` (not committed)."""
+    db.session.execute(update(ReviewState).where(ReviewState.item_id == item_id(key))
+                       .values(**values))
+
+
 def test_the_service_clamps_a_negative_duration_and_cuts_a_long_answer(app, client, bank, clock):
     # Mutants: dropping max(0, ...) on duration_ms (srs.review then refuses the rating), or
     # the answer cut at ANSWER_MAX (the log stores whatever it is given). The web form bounds
@@ -76,10 +82,8 @@ def test_a_retired_card_is_neither_counted_due_nor_announced_next(app, client, b
     with app.app_context():
         for key in ("alpha-stride", "beta-view"):
             rate(user_id, key, 3, start)
-        db.session.execute(update(ReviewState).where(ReviewState.item_id == item_id("alpha-stride"))
-                           .values(due=start + timedelta(hours=1)))
-        db.session.execute(update(ReviewState).where(ReviewState.item_id == item_id("beta-view"))
-                           .values(due=start + timedelta(hours=2)))
+        set_state("alpha-stride", due=start + timedelta(hours=1))
+        set_state("beta-view", due=start + timedelta(hours=2))
         db.session.execute(update(Item).where(Item.key == "alpha-stride").values(retired=True))
         db.session.execute(update(User).where(User.id == user_id).values(new_per_day=2))
         db.session.commit()
@@ -100,8 +104,7 @@ def test_over_the_review_limit_a_due_step_is_shown_as_due_not_learned_ahead(
     with app.app_context():
         for key in ("alpha-stride", "beta-view"):
             rate(user_id, key, 3, start)  # Good: both in a 10-minute learning step
-        db.session.execute(update(ReviewState).where(ReviewState.item_id == item_id("alpha-stride"))
-                           .values(learning=False, due=start + timedelta(minutes=5)))
+        set_state("alpha-stride", learning=False, due=start + timedelta(minutes=5))
         db.session.execute(update(User).where(User.id == user_id)
                            .values(reviews_per_day=0, new_per_day=2))
         db.session.commit()
@@ -195,8 +198,7 @@ def test_the_earliest_due_item_comes_first_whether_review_or_step(app, client, b
     with app.app_context():
         for key in ("alpha-stride", "beta-view"):
             rate(user_id, key, 3, start)
-        db.session.execute(update(ReviewState).where(ReviewState.item_id == item_id("alpha-stride"))
-                           .values(learning=False, due=start + timedelta(minutes=5)))
+        set_state("alpha-stride", learning=False, due=start + timedelta(minutes=5))
         db.session.commit()
         view = study_queue.compute_queue(db.session, db.session.get(User, user_id),
                                          start + timedelta(minutes=15))
