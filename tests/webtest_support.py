@@ -24,6 +24,11 @@ PASSWORD = "correct horse battery"
 MIGRATIONS = str(Path(__file__).resolve().parents[1] / "migrations")
 
 
+# An answer of each kind that the checker reads (right or wrong): a puzzle's result page.
+READABLE = {"tuple": "(4, 1)", "int": "3", "bool": "yes", "choice": "A", "choices": "A",
+            "text": "[[0, 1], [2, 3]]"}
+
+
 @dataclass
 class FakeClock:
     """Stands in for the app's CLOCK; tests move time forward explicitly."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
@@ -158,6 +160,9 @@ def answer():
         return render_queue_page(status=422, shown=shown, answer_form=form,
                                  answer_error=checked.error)
     view = compute_status(db.session, current_user, now)  # the status bar, as on every study page
+    # Suspended after this page was dealt (another tab, or Suspend here and then Back): the
+    # rating is still a review the person made, and the page says it keeps the skill out.
+    view = replace(view, suspended=suspensions.is_suspended(db.session, current_user.id, skill.id))
     return render_template(
         "study/puzzle_result.html", skill=skill, checked=checked, puzzle=checked.puzzle,
         token=form.token.data, hints_used=form.hints_used.data or 0, ratings=RATING_LABELS,
@@ -229,8 +234,8 @@ def undo():
     if suspensions.is_suspended(db.session, current_user.id, item.id):
         # Suspended since that rating: the undo stands, the suspension too (it is no rating),
         # so the item is not shown again until it is resumed.
-        flash(f"Undone: “{item.title}” is back as it was before that rating. You suspended it "
-              "since, so it stays out of your reviews until you resume it.", "info")
+        flash(f"Undone: “{item.title}” is back as it was before that rating. It is suspended, "
+              "so it stays out of your reviews until you resume it.", "info")
         return redirect(compute_study_url(form.then_list.data), 303)
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
     # While a list is studied, its next rating leads back to it (notes/s12/lists.md #3).

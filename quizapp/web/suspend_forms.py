@@ -10,8 +10,9 @@ from quizapp.web.forms import ID_MAX, LIST_QUERY_MAX, NumberField, StudyForm
 # Where the person goes once the item is suspended or resumed: the study page it was shown on
 # (the queue, or the list being studied), the card's question page, or the suspended items.
 BACK_TO = ("study", "card", "suspended")
-MALFORMED = ("That suspend or resume request is incomplete or damaged (the item id is not a "
-             "number in range). Nothing was changed.")
+MALFORMED = ("That suspend or resume request is incomplete or damaged (an item id that is not a "
+             "number in range, or a page to go back to that this site does not have). Nothing "
+             "was changed.")
 
 
 class SuspendForm(StudyForm):

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from webtest_support import (
+    READABLE,
     csrf_token,
     post_settings,
     rate_current,
@@ -19,8 +20,6 @@ from webtest_support import (
 from quizapp.web.filters import format_spoken_interval
 
 # A well-formed answer of each kind (right or wrong does not matter): it is judged, not refused.
-READABLE = {"tuple": "(4, 1)", "int": "3", "bool": "yes", "choice": "A", "choices": "A",
-            "text": "[[0, 1], [2, 3]]"}
 
 
 def answer_puzzle(client, page: str, answer: str):

@@ -7,13 +7,18 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from webtest_support import csrf_token, post_settings, reach_first_skill, register, study_token
+from webtest_support import (
+    READABLE,
+    csrf_token,
+    post_settings,
+    reach_first_skill,
+    register,
+    study_token,
+)
 
 from quizapp.web.filters import format_spoken_interval
 
 # A well-formed answer of each kind (right or wrong does not matter): it is judged, not refused.
-READABLE = {"tuple": "(4, 1)", "int": "3", "bool": "yes", "choice": "A", "choices": "A",
-            "text": "[[0, 1], [2, 3]]"}
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr"}
 
 

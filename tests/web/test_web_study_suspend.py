@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 from webtest_support import (
+    READABLE,
     csrf_token,
     rate_current,
     reach_first_skill,
@@ -194,6 +195,10 @@ def test_the_question_list_labels_suspended_cards_and_filters_them(app, client, 
     assert set(re.findall(r'class="card-link" href="/questions/([\w-]+)', page)) == {
         "alpha-stride", "beta-view"}
     assert '<option value="suspended" selected>Suspended</option>' in page
+    # Study these would study none of them (a studied list leaves suspended cards out): the
+    # list says how to bring one back instead of offering an empty list.
+    assert 'href="/study?list=' not in page and "resume one" in page
+    assert 'href="/study?list=' in client.get("/questions?mine=studied").text
     # Due now leaves a suspended card out, as the queue does.
     assert "No question matches" in client.get("/questions?mine=due").text
 
@@ -228,6 +233,9 @@ def test_puzzle_skills_are_suspended_from_their_page_and_resumed_from_the_list(
     assert suspend_shown(client, page).status_code == 303
     listed = client.get("/study/suspended").text
     assert "Puzzle skill" in listed and "Never rated" in listed
+    # Every row's button is named with its item, not just "Resume".
+    title = re.search(r'<tr data-item-id="\d+">\s*<td>([^<]+?)\s*<br>', listed).group(1)
+    assert f'aria-label="Resume “{title}”"' in listed
     action, item = SUSPEND_FORM.search(listed).groups()
     assert action == "resume" and int(item) == item_id(app, key)
     response = post(client, "resume", item, listed, back="suspended")
@@ -260,7 +268,8 @@ def test_bad_requests_are_refused_in_words_and_repeats_are_harmless(app, client,
         response = post(client, "suspend", bad, page)
         assert response.status_code == 400 and "Nothing was changed" in response.text, bad
     assert post(client, "resume", 999999).status_code == 404
-    assert post(client, "suspend", alpha, back="elsewhere").status_code == 400
+    elsewhere = post(client, "suspend", alpha, back="elsewhere")
+    assert elsewhere.status_code == 400 and "a page to go back to" in elsewhere.text
     with app.app_context():
         db.session.execute(update(Item).where(Item.key == "beta-view").values(retired=True))
         db.session.commit()
@@ -312,7 +321,7 @@ def test_undoing_the_rating_of_an_item_suspended_since_keeps_it_suspended(app, c
     before = state_of(app, "sam", "alpha-stride")
     post(client, "suspend", item_id(app, "alpha-stride"))
     page = client.get("/study").text
-    assert "you suspended it since, so it comes back only once you resume it" in page
+    assert "it is suspended, so it comes back only once you resume it" in page
     review = re.search(r'name="review_id" type="hidden" value="(\d+)"', page).group(1)
     token = re.search(r'name="review_token" type="hidden" value="([^"]+)"', page).group(1)
     response = client.post("/study/undo", data={"csrf_token": csrf_token(page),
@@ -324,3 +333,23 @@ def test_undoing_the_rating_of_an_item_suspended_since_keeps_it_suspended(app, c
     page = client.get("/study").text
     assert "stays out of your reviews until you resume it" in page
     assert shown_key(page) == "gamma-offset" and counts(page) == (0, 5)
+
+
+def test_a_result_page_shown_again_after_suspend_says_the_skill_is_suspended(app, client,
+                                                                              skill_bank):
+    # Suspend on a puzzle's result page, then Back: the result page comes again (a GET), and
+    # a rating there is still saved; it says so, and its button resumes.
+    register(client, "sam")
+    page = reach_first_skill(client)
+    kind = re.search(r'data-answer-kind="(\w+)"', page).group(1)
+    query = {"token": re.search(r'name="token" type="hidden" value="([^"]+)"', page).group(1),
+             "answer": READABLE[kind],
+             "hints_used": "0"}
+    result = client.get("/study/answer", query_string=query)
+    assert result.status_code == 200 and "You suspended this puzzle skill" not in result.text
+    assert SUSPEND_FORM.search(result.text).group(1) == "suspend"
+    suspend_shown(client, result.text)
+    again = client.get("/study/answer", query_string=query)
+    assert again.status_code == 200
+    assert "You suspended this puzzle skill: a rating here is saved" in again.text
+    assert SUSPEND_FORM.search(again.text).group(1) == "resume"
