@@ -102,10 +102,26 @@ def run_migrations_online():
             **conf_args
         )
 
-        with context.begin_transaction():
-            if connection.dialect.name == 'postgresql':
-                serialize_postgresql_migrations(connection)
-            context.run_migrations()
+        try:
+            with context.begin_transaction():
+                if connection.dialect.name == 'postgresql':
+                    serialize_postgresql_migrations(connection)
+                context.run_migrations()
+        finally:
+            if connection.dialect.name == 'sqlite':
+                restore_sqlite_foreign_keys(connection)
+
+
+def restore_sqlite_foreign_keys(connection):
+    """A migration that copies a table others refer to turns SQLite's foreign keys off (see
+    1f7b3d9e5a20); the pooled connection goes back to the app, so they are turned on again
+    here, outside any transaction (where SQLite honours it), whatever the upgrade did."""
+    if connection.in_transaction():
+        connection.rollback()  # a failed upgrade: what it began is not kept
+    connection.exec_driver_sql('PRAGMA foreign_keys=ON')
+    if not connection.exec_driver_sql('PRAGMA foreign_keys').scalar():
+        connection.invalidate()  # never hand the app a connection without them
+    connection.commit()
 
 
 def serialize_postgresql_migrations(connection):

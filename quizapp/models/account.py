@@ -21,6 +21,9 @@ class User(UserMixin, db.Model):
     """A person who studies; also holds their study settings."""
 
     __tablename__ = "user"
+    # Ids are never reused (PostgreSQL's sequences never are): an account can be deleted, and
+    # an id it signed into open pages and puzzle seeds must not name the next account.
+    __table_args__ = {"sqlite_autoincrement": True}
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(USERNAME_MAX), unique=True)

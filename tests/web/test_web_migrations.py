@@ -314,3 +314,32 @@ def test_an_upgrade_waits_for_the_migration_lock_beyond_the_statement_timeout(
         assert not failures
         version = other.execute("SELECT version_num FROM alembic_version").fetchone()[0]
     assert version == ScriptDirectory(MIGRATIONS).get_current_head()
+
+
+def test_user_ids_are_not_handed_out_again_and_rows_survive_the_copy(empty_app):
+    """The user table is copied on SQLite with every table referring to it: no review, state or
+    login goes with the old copy; afterwards foreign keys are on again for the app, and a
+    deleted newest account's id is not given to the next one (1f7b3d9e5a20)."""
+    upgrade(directory=MIGRATIONS, revision="6e3a9b1c4d58")
+    inserted: dict[str, list[dict]] = {}
+    with db.engine.begin() as conn:
+        insert_sample_rows(conn, inserted, [0])
+    upgrade(directory=MIGRATIONS)
+    metadata = sa.MetaData()
+    with db.engine.connect() as conn:
+        metadata.reflect(bind=conn)
+        for name in ("user", "review", "review_state", "login_session", "item_suspension"):
+            count = sa.select(sa.func.count()).select_from(metadata.tables[name])
+            assert conn.execute(count).scalar() == len(inserted[name]), name
+    users = metadata.tables["user"]
+    row = {k: v for k, v in inserted["user"][0].items() if k != "id"}
+    with db.engine.begin() as conn:
+        if conn.dialect.name == "sqlite":  # the app's pooled connection enforces them again
+            assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        newest = conn.execute(users.insert().values(**{**row, "username": "newest"})
+                              ).inserted_primary_key[0]
+        conn.execute(users.delete().where(users.c.id == newest))
+        again = conn.execute(users.insert().values(**{**row, "username": "next"})
+                             ).inserted_primary_key[0]
+    assert again > newest
+    assert schema_differences() == []
