@@ -20,6 +20,7 @@ from quizapp.services.login_limits import (
     mark_login_succeeded,
     reserve_login_attempt,
 )
+from quizapp.services.study_items import select_suspended
 
 # Rows read from the database at a time: a long log is never held in memory whole.
 BATCH_ROWS = 500
@@ -32,7 +33,7 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 REVIEW_HEADER = ("reviewed_at_utc", "item_key", "item_kind", "item_title", "rating",
                  "duration_ms", "answer", "correct", "was_new")
 SCHEDULE_HEADER = ("item_key", "item_kind", "item_title", "due_utc", "fsrs_state",
-                   "stability_days", "difficulty", "reps", "last_reviewed_at_utc")
+                   "stability_days", "difficulty", "reps", "last_reviewed_at_utc", "suspended")
 RATING_NAMES = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
 FSRS_STATES = {1: "Learning", 2: "Review", 3: "Relearning"}  # fsrs.State's values
 
@@ -85,10 +86,11 @@ def iter_review_rows(session: Session, user_id: int) -> Iterator[tuple[str, ...]
 
 
 def iter_schedule_rows(session: Session, user_id: int) -> Iterator[tuple[str, ...]]:
-    """Where the user stands with each item they have rated, soonest due first."""
+    """Where the user stands with each item they have rated, soonest due first (a suspended
+    one says so: its due time waits until it is resumed)."""
     query = select(
         _ITEM.c.key, _ITEM.c.kind, _ITEM.c.title, _STATE.c.due, _STATE.c.state, _STATE.c.reps,
-        _STATE.c.last_reviewed_at,
+        _STATE.c.last_reviewed_at, select_suspended(user_id).label("suspended"),
     ).join(_ITEM, _ITEM.c.id == _STATE.c.item_id).where(
         _STATE.c.user_id == user_id).order_by(_STATE.c.due, _STATE.c.id)
     for row in session.execute(query.execution_options(yield_per=BATCH_ROWS)):
@@ -96,7 +98,7 @@ def iter_schedule_rows(session: Session, user_id: int) -> Iterator[tuple[str, ..
         yield (neutralize_cell(row.key), row.kind, neutralize_cell(row.title),
                format_utc(row.due), FSRS_STATES.get(state.get("state"), ""),
                format_number(state.get("stability")), format_number(state.get("difficulty")),
-               str(row.reps), format_utc(row.last_reviewed_at))
+               str(row.reps), format_utc(row.last_reviewed_at), format_flag(row.suspended))
 
 
 def format_number(value: object) -> str:
@@ -107,7 +109,9 @@ def iter_csv(header: Iterable[str], rows: Iterable[Iterable[str]]) -> Iterator[s
     """CSV text (RFC 4180: quoted where needed, CRLF line ends) in chunks of about
     CHUNK_CHARS, so the response streams while the rows are read."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    # Every cell quoted (OWASP's advice beside the apostrophe): a spreadsheet that splits on
+    # ";" or tabs keeps "x;=1+1" one cell instead of starting a new one with a formula.
+    writer = csv.writer(buffer, quoting=csv.QUOTE_ALL)
     writer.writerow(header)
     for row in rows:
         writer.writerow(row)

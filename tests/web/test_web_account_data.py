@@ -90,7 +90,7 @@ def test_the_review_log_downloads_oldest_first_with_every_column(app, client, ba
         ["2025-03-03T09:02:23Z", first, "card", f"Question {first}", "Easy", "7000", "", "",
          "no"],
     ]
-    assert response.get_data(as_text=True).startswith(",".join(HEADER) + "\r\n")
+    assert response.get_data(as_text=True).startswith(",".join(f'"{name}"' for name in HEADER) + "\r\n")
 
 
 def test_the_settings_page_says_how_many_reviews_the_file_holds(client, bank, clock):
@@ -154,6 +154,11 @@ def test_formulas_in_titles_and_answers_are_neutralised_and_text_is_quoted(app, 
     assert skill_row[2] == "skill" and skill_row[6] == "'=cmd|' /C calc'!A0"
     assert skill_row[7] == ""  # an answer that is no answer at all: correctness unknown
     assert not any(cell.startswith(("=", "+", "-", "@")) for row in rows for cell in row)
+    # Every cell is quoted, so a spreadsheet splitting on ";" keeps "x;=1+1" one cell.
+    assert rate_current(client, 1, answer="x;=1+1").status_code == 303
+    text = client.get(REVIEWS_URL).get_data(as_text=True)
+    assert text.startswith('"reviewed_at_utc","item_key","item_kind","item_title","rating",')
+    assert '"x;=1+1",' in text
 
 
 def test_a_long_log_is_streamed_in_chunks(app, client, bank, clock):
@@ -188,13 +193,18 @@ def test_the_schedule_lists_each_rated_item_with_its_fsrs_state(app, client, ban
         'attachment; filename="quizapp-schedule-sam-2025-03-03.csv"')
     header, row = read_csv(response)
     assert header == ["item_key", "item_kind", "item_title", "due_utc", "fsrs_state",
-                      "stability_days", "difficulty", "reps", "last_reviewed_at_utc"]
+                      "stability_days", "difficulty", "reps", "last_reviewed_at_utc",
+                      "suspended"]
     with app.app_context():
         state = db.session.scalars(select(ReviewState)).one()
         due = state.due.strftime("%Y-%m-%dT%H:%M:%SZ")
         stability, difficulty = state.state["stability"], state.state["difficulty"]
     assert row == [key, "card", f"Question {key}", due, "Learning", f"{stability:.4f}",
-                   f"{difficulty:.4f}", "1", "2025-03-03T09:00:05Z"]
+                   f"{difficulty:.4f}", "1", "2025-03-03T09:00:05Z", "no"]
+    # A suspended item's due time waits for its resumption: the file says it is suspended.
+    page = client.get(f"/questions/{key}").text
+    client.post("/study/suspend", data={"csrf_token": csrf_token(page), "item_id": state.item_id})
+    assert read_csv(client.get(SCHEDULE_URL))[1][-1] == "yes"
 
 
 def test_deleting_the_account_removes_everything_of_theirs_and_signs_out(app, client, bank,

@@ -20,6 +20,7 @@ from webtest_support import (
 from quizapp.extensions import db
 from quizapp.models import Item, ItemSuspension, Review, ReviewState, User
 from quizapp.services.study_queue import compute_queue
+from quizapp.services.study_stats import compute_study_stats
 
 SUSPEND_FORM = re.compile(r'action="/study/(suspend|resume)" class="inline-form suspend-form">\s*'
                           r'<input name="csrf_token" type="hidden" value="[^"]+">\s*'
@@ -353,3 +354,20 @@ def test_a_result_page_shown_again_after_suspend_says_the_skill_is_suspended(app
     assert again.status_code == 200
     assert "You suspended this puzzle skill: a rating here is saved" in again.text
     assert SUSPEND_FORM.search(again.text).group(1) == "resume"
+
+
+def test_the_coming_weeks_forecast_leaves_suspended_items_out(app, client, bank, clock):
+    register(client, "sam")
+    rate_current(client, 1)  # alpha-stride, Again: a learning step due today
+    rate_current(client, 3)  # beta-view, Good: another step due today
+
+    def forecast() -> list[int]:
+        with app.app_context():
+            user = db.session.get(User, user_id(app, "sam"))
+            return [day.count for day in compute_study_stats(db.session, user, clock()).forecast]
+
+    assert forecast()[0] == 2
+    post(client, "suspend", item_id(app, "alpha-stride"))
+    assert forecast()[0] == 1
+    post(client, "resume", item_id(app, "alpha-stride"))
+    assert forecast()[0] == 2
