@@ -79,9 +79,12 @@ def suspend_item(session: Session, user: User, item_id: int, now: datetime) -> C
             session.connection().execute(INSERT_SUSPENSION, {
                 "user_id": user.id, "item_id": item.id, "suspended_at": now})
             session.commit()
-        except IntegrityError:  # suspended at the same moment from another tab
+        except IntegrityError:
             session.rollback()
-            return Change(item, False)
+            if is_suspended(session, user.id, item.id):  # suspended at once from another tab
+                return Change(item, False)
+            # No such user or item any more: the account was deleted, or the item, meanwhile.
+            raise NotFound(NO_SUCH_ITEM) from None
     return Change(item, True)
 
 

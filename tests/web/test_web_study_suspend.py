@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from webtest_support import (
     READABLE,
     csrf_token,
@@ -19,6 +20,8 @@ from webtest_support import (
 
 from quizapp.extensions import db
 from quizapp.models import Item, ItemSuspension, Review, ReviewState, User
+from quizapp.services import suspensions
+from quizapp.services.errors import NotFound
 from quizapp.services.study_queue import compute_queue
 from quizapp.services.study_stats import compute_study_stats
 
@@ -371,3 +374,17 @@ def test_the_coming_weeks_forecast_leaves_suspended_items_out(app, client, bank,
     assert forecast()[0] == 1
     post(client, "resume", item_id(app, "alpha-stride"))
     assert forecast()[0] == 2
+
+
+def test_a_suspend_racing_the_accounts_deletion_is_not_reported_as_a_repeat(app, client, bank,
+                                                                            clock):
+    # The account went between the request's login check and its insert: the foreign key
+    # refuses the row, and that is no "suspended already".
+    register(client, "sam")
+    gone, alpha = user_id(app, "sam"), item_id(app, "alpha-stride")
+    with app.app_context():
+        db.session.execute(delete(User).where(User.id == gone))
+        db.session.commit()
+        with pytest.raises(NotFound):
+            suspensions.suspend_item(db.session, SimpleNamespace(id=gone), alpha, clock())
+        assert db.session.scalars(select(ItemSuspension)).all() == []
