@@ -74,8 +74,10 @@ def test_the_review_log_downloads_and_the_account_can_be_deleted(page, live_serv
     assert download.value.suggested_filename.startswith("quizapp-reviews-leaver-")
     with open(download.value.path(), encoding="utf-8", newline="") as saved:
         lines = saved.read().split("\r\n")
-    assert lines[0].startswith("reviewed_at_utc,item_key,item_kind,item_title,rating")
-    assert re.fullmatch(r"[0-9-]{10}T[0-9:]{8}Z,browser-\w+,card,[^,]+,Good,\d+,,,yes", lines[1])
+    # Every cell quoted (a spreadsheet splitting on ";" keeps each answer one cell).
+    assert lines[0].startswith('"reviewed_at_utc","item_key","item_kind","item_title","rating"')
+    assert re.fullmatch(r'"[0-9-]{10}T[0-9:]{8}Z","browser-\w+","card","[^"]+","Good","\d+",'
+                        r'"","","yes"', lines[1]), lines[1]
     assert lines[2:] == [""]
     page.fill("#delete_password", PASSWORD)
     page.fill("#confirm_username", "leaver")
