@@ -216,3 +216,16 @@ def test_a_list_sorted_by_title_is_studied_in_title_order(app, client, bank):
         shown.append(shown_key(page))
         rate_current(client, 4, page)
     assert shown == ["alpha-stride", "beta-view", "delta-reshape"]  # gamma-offset is 3rd by id
+
+
+def test_a_list_learns_ahead_a_step_due_exactly_twenty_minutes_on(app, client, bank, clock):
+    # Mutant: the learn-ahead bound read as due < now + 20 minutes, so a step ending exactly
+    # then left a studied list "done" while the queue would show it.
+    register(client, "sam")
+    link = "/study?list=mine%3Dstudied"
+    first = client.get("/study").text
+    rate_current(client, 1, first)  # Again: a learning step
+    with app.app_context():
+        set_state(shown_key(first), due=clock() + timedelta(minutes=20))
+        db.session.commit()
+    assert shown_key(client.get(link).text) == shown_key(first)
