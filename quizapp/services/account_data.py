@@ -134,7 +134,7 @@ def delete_account(
     """
     if canonicalize_username(typed_username) != user.username:
         raise WrongConfirmation(f"Type your username, {user.username}, to confirm.")
-    nonce = trusted_device(device, user.username, user.session_version)
+    nonce = trusted_device(device, user)
     attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce)
     if not check_password_hash(user.password_hash, password):
         raise InvalidCredentials("The password is not right.")

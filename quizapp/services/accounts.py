@@ -96,18 +96,23 @@ def compute_dummy_hash(hash_method: str) -> str:
 @dataclass(frozen=True)
 class DeviceCookie:
     """What a device cookie whose signature is valid claims (see services/login_limits.py):
-    the client logged in to ``username`` while its session version was ``session_version``."""
+    the client logged in to account ``user_id``, named ``username``, while its session version
+    was ``session_version``."""
 
     username: str
     session_version: int
     nonce: str
+    user_id: int | None = None  # None in a cookie written before accounts could be deleted
 
 
-def trusted_device(device: DeviceCookie | None, username: str, session_version: int | None
-                   ) -> str | None:
+def trusted_device(device: DeviceCookie | None, user: User | None) -> str | None:
     """The device's nonce when its cookie names this account at its current session version:
-    changing the password (a version bump) makes every other device anonymous again."""
-    if device is None or device.username != username or device.session_version != session_version:
+    changing the password (a version bump) makes every other device anonymous again. The
+    account is named by its id too (ids are never reused): a deleted account's devices are
+    strangers to a new account that took its name."""
+    if (device is None or user is None or device.user_id != user.id
+            or device.username != user.username
+            or device.session_version != user.session_version):
         return None
     return device.nonce
 
@@ -124,7 +129,7 @@ def authenticate(
     """
     username = canonicalize_username(username)[:USERNAME_MAX]
     user = session.scalar(select(User).where(User.username == username))
-    nonce = trusted_device(device, username, user.session_version if user else None)
+    nonce = trusted_device(device, user)
     attempt_id = reserve_login_attempt(session, username, address, now, limits, nonce)
     stored = user.password_hash if user else compute_dummy_hash(hash_method)
     if not (check_password_hash(stored, password) and user is not None):
@@ -259,7 +264,7 @@ def change_password(
     so a signed-in cookie does not allow unlimited guesses of the password.
     """
     validate_password(new)  # before spending an attempt on a change that would be refused
-    nonce = trusted_device(device, user.username, user.session_version)
+    nonce = trusted_device(device, user)
     attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce)
     if not check_password_hash(user.password_hash, current):
         raise InvalidCredentials("The current password is not right.")

@@ -113,19 +113,21 @@ def read_device() -> accounts.DeviceCookie | None:
     if not cookie or len(cookie) > 300:
         return None
     try:
-        username, version, nonce = _device_serializer().loads(
+        # [username, version, nonce, user id]; a cookie from before it named the id has three.
+        username, version, nonce, *rest = _device_serializer().loads(
             cookie, max_age=int(DEVICE_MAX_AGE.total_seconds()))
     except (BadData, ValueError, TypeError):
         return None
+    user_id = rest[0] if len(rest) == 1 and type(rest[0]) is int else None
     if not (isinstance(username, str) and isinstance(nonce, str) and type(version) is int):
         return None
-    return accounts.DeviceCookie(username, version, nonce)
+    return accounts.DeviceCookie(username, version, nonce, user_id)
 
 
 def set_device_cookie(response: Response, user: User) -> Response:
     """After a successful login (or password change): this client knows the password."""
     value = _device_serializer().dumps(
-        [user.username, user.session_version, secrets.token_urlsafe(16)])
+        [user.username, user.session_version, secrets.token_urlsafe(16), user.id])
     response.set_cookie(
         DEVICE_COOKIE, value, max_age=int(DEVICE_MAX_AGE.total_seconds()), httponly=True,
         samesite="Lax", secure=current_app.config["SESSION_COOKIE_SECURE"])

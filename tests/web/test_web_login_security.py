@@ -26,8 +26,9 @@ from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled
 from quizapp.services.login_limits import LoginLimits
 from quizapp.services.throttling import compute_retry_after, describe_wait
-from quizapp.web.auth import DEVICE_COOKIE
+from quizapp.web.auth import DEVICE_COOKIE, DEVICE_SALT
 from quizapp.web.runtime import compute_safe_next
+from quizapp.web.signing import current_serializer
 
 CHECK_SECONDS = 0.3  # a slow password check keeps every parallel request in flight at once
 
@@ -405,6 +406,42 @@ def test_device_cookies_for_another_account_or_forged_are_anonymous(app, client)
         assert login(client, "kim").status_code == 429
     client.set_cookie(DEVICE_COOKIE, kims)
     assert login(client, "kim").status_code == 302
+
+
+def test_a_deleted_accounts_devices_are_strangers_to_a_new_account_of_its_name(app, client,
+                                                                              clock):
+    # Ids are never reused, and the device cookie names the account's id: a device the
+    # deleted "ivy" had used gets no device budget of its own on the new "ivy".
+    register(client, "ivy")
+    old_device = app.test_client()
+    assert login(old_device, "ivy").status_code == 302
+    settings = client.get("/settings").text
+    assert client.post("/settings/delete-account", data={
+        "csrf_token": csrf_token(settings), "password": PASSWORD,
+        "confirm_username": "ivy"}).status_code == 303
+    newcomer = app.test_client()
+    register(newcomer, "ivy", "another long password")
+    logout(newcomer)
+    clock.advance(seconds=1)  # after the old device's own (anonymous) successful login
+    for _ in range(5):
+        assert login(old_device, "ivy", "a guess").status_code == 401
+    # Counted with the anonymous clients: the account is now locked for all of them, and the
+    # old device is one of them; the newcomer's own device is not.
+    assert login(app.test_client(), "ivy", "another long password").status_code == 429
+    assert login(old_device, "ivy", "another long password").status_code == 429
+    assert login(newcomer, "ivy", "another long password").status_code == 302
+
+
+def test_a_device_cookie_from_before_it_named_the_account_id_is_anonymous(app, client):
+    register(client, "pia")
+    logout(client)
+    with app.test_request_context():
+        legacy = current_serializer(DEVICE_SALT, timed=True).dumps(["pia", 1, "a nonce"])
+    stranger = app.test_client()
+    for _ in range(5):
+        login(stranger, "pia", "a guess")
+    client.set_cookie(DEVICE_COOKIE, legacy)
+    assert login(client, "pia").status_code == 429  # no longer trusted: log in once to renew
 
 
 def test_parallel_wrong_logins_from_one_device_get_at_most_its_limit(app, client,
