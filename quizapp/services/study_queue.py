@@ -275,10 +275,13 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
                    next_due=next_due, next_due_held=next_due_held)
 
 
-def compute_status(session: Session, user: User, now: datetime) -> QueueView:
-    """The status bar's part of the queue (counts, the rating Undo takes back) without choosing
-    the next item: one statement, for pages that already show their item (a puzzle's result)."""
-    return compute_status_view(count_queue(session, user, now), user)
+def compute_status(session: Session, user: User, now: datetime,
+                   item_id: int | None = None) -> QueueView:
+    """The status bar's part of the queue (counts, the rating Undo takes back) for pages that
+    show their own item (a puzzle's result), and whether the user suspended that item."""
+    view = compute_status_view(count_queue(session, user, now), user)
+    suspended = item_id is not None and is_suspended(session, user.id, item_id)
+    return replace(view, suspended=suspended) if suspended else view
 
 
 def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
@@ -296,5 +299,4 @@ def compute_chosen_card(session: Session, user: User, now: datetime, key: str) -
     """The status bar's view with the card ``key`` as its item, shown ahead of the queue ("Study
     it now", even if suspended); NotFound if there is no such card or it was retired."""
     item, state = load_card_and_state(session, user.id, key)
-    return replace(compute_status(session, user, now), item=item, state=state,
-                   suspended=is_suspended(session, user.id, item.id))
+    return replace(compute_status(session, user, now, item.id), item=item, state=state)

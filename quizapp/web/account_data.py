@@ -8,7 +8,6 @@ from dataclasses import asdict
 from flask import (
     Blueprint,
     Response,
-    current_app,
     flash,
     redirect,
     session,
@@ -19,15 +18,14 @@ from flask_login import current_user, login_required, logout_user
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.orm import Session
 
-from quizapp import srs
 from quizapp.extensions import db
 from quizapp.services import account_data, accounts
 from quizapp.services.account_data import WrongConfirmation
 from quizapp.services.errors import LoginThrottled, ServiceError
-from quizapp.services.settings import read_settings
+from quizapp.services.settings import compute_user_zone, read_settings
 from quizapp.web.account_forms import DeleteAccountForm
 from quizapp.web.auth import (
-    DEVICE_COOKIE,
+    clear_device_cookie,
     compute_retry_headers,
     current_login_limits,
     read_device,
@@ -46,7 +44,7 @@ def send_csv(kind: str, header: tuple[str, ...], rows: RowSource) -> Response:
     """The signed-in user's rows as a CSV attachment, streamed as the query is read (the
     request's context, and with it the database session, lasts until the last row)."""
     user_id, username = current_user.id, current_user.username
-    today = current_time().astimezone(srs.compute_zone(current_user.time_zone)).date()
+    today = current_time().astimezone(compute_user_zone(current_user)).date()
     filename = f"quizapp-{kind}-{username}-{today.isoformat()}.csv"  # names are [a-z0-9_.-]
 
     @stream_with_context
@@ -123,8 +121,5 @@ def sign_out_deleted(reviews: int) -> Response:
     logout_user()
     noun = "review" if reviews == 1 else "reviews"
     flash(f"Your account and its {reviews} {noun} were deleted.", "success")
-    response = redirect(url_for("study.home"), 303)
     # The device cookie names the account; a new account of the same name is not this client's.
-    response.delete_cookie(DEVICE_COOKIE, httponly=True, samesite="Lax",
-                           secure=current_app.config["SESSION_COOKIE_SECURE"])
-    return response
+    return clear_device_cookie(redirect(url_for("study.home"), 303))

@@ -134,6 +134,13 @@ def set_device_cookie(response: Response, user: User) -> Response:
     return response
 
 
+def clear_device_cookie(response: Response) -> Response:
+    """The account this client knew is gone: its device cookie goes too (same attributes)."""
+    response.delete_cookie(DEVICE_COOKIE, httponly=True, samesite="Lax",
+                           secure=current_app.config["SESSION_COOKIE_SECURE"])
+    return response
+
+
 def login_lifetime() -> timedelta:
     """The longest a cookie naming a login stays valid: the remember cookie's lifetime (or the
     session cookie's, if longer). Logins older than this are pruned."""

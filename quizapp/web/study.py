@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
@@ -159,10 +157,9 @@ def answer():
     if checked.error:
         return render_queue_page(status=422, shown=shown, answer_form=form,
                                  answer_error=checked.error)
-    view = compute_status(db.session, current_user, now)  # the status bar, as on every study page
-    # Suspended after this page was dealt (another tab, or Suspend here and then Back): the
-    # rating is still a review the person made, and the page says it keeps the skill out.
-    view = replace(view, suspended=suspensions.is_suspended(db.session, current_user.id, skill.id))
+    # The status bar, as on every study page, and whether the skill was suspended after this
+    # page was dealt (another tab, or Suspend here and then Back): a rating is still saved.
+    view = compute_status(db.session, current_user, now, skill.id)
     return render_template(
         "study/puzzle_result.html", skill=skill, checked=checked, puzzle=checked.puzzle,
         token=form.token.data, hints_used=form.hints_used.data or 0, ratings=RATING_LABELS,

@@ -9,7 +9,7 @@ import io
 import re
 
 import pytest
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 from webtest_support import (
     PASSWORD,
     concepts_for,
@@ -335,3 +335,17 @@ def test_a_signed_out_post_is_sent_back_to_the_settings_page(client, bank):
     assert response.status_code == 302
     assert "next=%2Fsettings" in response.headers["Location"]
 
+
+
+def test_a_stored_zone_this_server_does_not_know_still_downloads(app, client, bank, clock):
+    # As every page, the file counts such an account's day in UTC (compute_user_zone); the
+    # filename's date was read with the bare zone lookup, and the download was a 500.
+    register(client, "sam")
+    with app.app_context():
+        db.session.execute(update(User).where(User.username == "sam")
+                           .values(time_zone="Mars/Olympus_Mons"))
+        db.session.commit()
+    response = client.get(REVIEWS_URL)
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"] == (
+        'attachment; filename="quizapp-reviews-sam-2025-03-03.csv"')
