@@ -102,26 +102,31 @@ def run_migrations_online():
             **conf_args
         )
 
+        failed = True
         try:
             with context.begin_transaction():
                 if connection.dialect.name == 'postgresql':
                     serialize_postgresql_migrations(connection)
                 context.run_migrations()
+            failed = False
         finally:
             if connection.dialect.name == 'sqlite':
-                restore_sqlite_foreign_keys(connection)
+                restore_sqlite_foreign_keys(connection, discard=failed)
 
 
-def restore_sqlite_foreign_keys(connection):
+def restore_sqlite_foreign_keys(connection, *, discard):
     """A migration that copies a table others refer to turns SQLite's foreign keys off (see
     1f7b3d9e5a20); the pooled connection goes back to the app, so they are turned on again
-    here, outside any transaction (where SQLite honours it), whatever the upgrade did."""
+    here, outside any transaction (where SQLite honours it), whatever the upgrade did. What a
+    failed upgrade left open is rolled back (``discard``); after a good one, only the read of
+    the revision can be open, and it is ended."""
     if connection.in_transaction():
-        connection.rollback()  # a failed upgrade: what it began is not kept
+        connection.rollback() if discard else connection.commit()
     connection.exec_driver_sql('PRAGMA foreign_keys=ON')
-    if not connection.exec_driver_sql('PRAGMA foreign_keys').scalar():
-        connection.invalidate()  # never hand the app a connection without them
+    enforced = connection.exec_driver_sql('PRAGMA foreign_keys').scalar()
     connection.commit()
+    if not enforced:
+        connection.invalidate()  # never hand the app a connection without them
 
 
 def serialize_postgresql_migrations(connection):
