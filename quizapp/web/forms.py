@@ -9,7 +9,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     DecimalField,
-    Field,
     HiddenField,
     IntegerField,
     PasswordField,
@@ -28,9 +27,7 @@ from wtforms.validators import (
 )
 
 from quizapp import srs
-from quizapp.puzzles.picking import MAX_PICKS
 from quizapp.services.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MIN
-from quizapp.services.reviews import ANSWER_MAX
 from quizapp.services.settings import (
     NEW_PER_DAY_RANGE,
     RETENTION_RANGE,
@@ -241,78 +238,3 @@ class SettingsForm(FlaskForm):
             return
         if field.data != field.data.quantize(Decimal("0.01")):
             raise ValidationError("Use at most two decimals, e.g. 0.9 or 0.95.")
-
-
-class StudyForm(FlaskForm):
-    """Base of the study loop's POST forms, which are read on every rating.
-
-    Their CSRF token is checked once, by the app-wide CSRFProtect before any POST view runs
-    (a missing or wrong token is a 400 there); checking it again in the form would also mint a
-    new token on every post. The study templates write the token field themselves.
-    """
-
-    class Meta:
-        csrf = False
-
-
-# A question list's query string, as a card's way back (?from=) and a studied list (then_list)
-# carry it.
-LIST_QUERY_MAX = 400
-
-
-class RateForm(StudyForm):
-    """A rating of the item named by the signed ``token`` (the page it was shown on)."""
-
-    token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
-    rating = NumberField(validators=[InputRequired(), NumberRange(1, 4)])
-    answer = HiddenField(validators=[Length(0, ANSWER_MAX)])
-    hints_used = NumberField(default=0, validators=[NumberRange(0, 2)])
-    # Studying a question list ("Study these"): the list's parameters, to show its next card.
-    then_list = HiddenField(validators=[Length(0, LIST_QUERY_MAX)])
-
-
-class PicksField(Field):
-    """Every value sent under the field's name: the options ticked on a puzzle page."""
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        self.data = list(valuelist)
-
-    def pre_validate(self, form: FlaskForm) -> None:
-        # The page writes these values (letters, yes, no, none): anything longer is damage.
-        if len(self.data or ()) > MAX_PICKS or any(len(value) > PICK_MAX for value in self.data):
-            raise StopValidation("The options sent are damaged.")
-
-
-PICK_MAX = 10
-EMPTY_ANSWER = "Type an answer first."
-PICK_FIRST = "Pick an option, or type the answer, first."
-
-
-class AnswerForm(StudyForm):
-    """A puzzle's answer, typed or picked; checking it reveals the solution and suggests a
-    rating. The typed text may be empty where options were picked (puzzles.picking)."""
-
-    token = HiddenField(validators=[DataRequired(), Length(1, TOKEN_MAX)])
-    answer = StringField("Your answer", validators=[
-        Length(max=ANSWER_MAX, message=f"An answer is at most {ANSWER_MAX} characters long.")])
-    pick = PicksField(default=())
-    hints_used = NumberField(default=0, validators=[NumberRange(0, 2)])
-
-    def validate_answer(self, field: StringField) -> None:
-        if not (field.data or "").strip() and not self.pick.data:
-            raise StopValidation(EMPTY_ANSWER)
-
-
-class UndoForm(StudyForm):
-    review_id = NumberField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
-    review_token = HiddenField(validators=[Length(0, TOKEN_MAX)])  # web.study_tokens
-    then_list = HiddenField(validators=[Length(0, LIST_QUERY_MAX)])  # as RateForm's
-
-
-class ExplainQueryForm(FlaskForm):
-    """The explorer's GET form (read-only, so no CSRF token: links to a chain can be shared)."""
-
-    class Meta:
-        csrf = False
-
-    expr = StringField("Expression", validators=[DataRequired(), Length(1, 2000)])

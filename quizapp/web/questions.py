@@ -13,8 +13,8 @@ from quizapp.extensions import db
 from quizapp.services import paging, question_browser, reviews, suspensions
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
-from quizapp.web.forms import LIST_QUERY_MAX
 from quizapp.web.runtime import current_time
+from quizapp.web.study_forms import LIST_QUERY_MAX
 
 bp = Blueprint("questions", __name__)
 # The list's own query parameters: a card opened from a filtered list carries them (?from=),
@@ -59,6 +59,15 @@ def compute_list_args(filters: question_browser.CardFilters) -> dict[str, str]:
     return {name: value for name, value in pairs if value}
 
 
+def describe_filters(filters: question_browser.CardFilters) -> list[str]:
+    """The list's filters in words, as its title and a studied list's note name it:
+    ["senior", "channels last", "due now"] (the search text apart)."""
+    mine = question_browser.MINE.get(filters.mine, "").lower() if filters.mine else ""
+    words = (filters.level, filters.concept.replace("-", " "),
+             filters.importance.replace("-", " "), mine)
+    return [word for word in words if word]
+
+
 def read_filters() -> question_browser.CardFilters:
     return compute_filters(request.args)
 
@@ -82,7 +91,8 @@ def index():
     filters = read_filters()
     context = {"filters": filters, "levels": LEVEL_ORDER, "importances": IMPORTANCE_ORDER,
                "concepts": question_browser.list_concepts(db.session),
-               "sorts": question_browser.SORTS, "mines": question_browser.MINE}
+               "sorts": question_browser.SORTS, "mines": question_browser.MINE,
+               "filter_words": describe_filters(filters)}
     viewer = (question_browser.compute_viewer(current_user, current_time())
               if current_user.is_authenticated else None)
     try:

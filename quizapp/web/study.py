@@ -13,7 +13,10 @@ from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.reviews import OUTDATED_PUZZLE
 from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS
-from quizapp.web.forms import (
+from quizapp.web.questions import read_studied_list
+from quizapp.web.runtime import current_time, new_puzzle_seed
+from quizapp.web.study_chosen import ChosenCard, read_chosen_card, read_list_study
+from quizapp.web.study_forms import (
     ANSWER_MAX,
     EMPTY_ANSWER,
     PICK_FIRST,
@@ -21,9 +24,6 @@ from quizapp.web.forms import (
     RateForm,
     UndoForm,
 )
-from quizapp.web.questions import read_studied_list
-from quizapp.web.runtime import current_time, new_puzzle_seed
-from quizapp.web.study_chosen import ChosenCard, read_chosen_card, read_list_study
 from quizapp.web.study_tokens import (
     DAMAGED,
     ShownItem,

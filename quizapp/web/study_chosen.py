@@ -14,9 +14,14 @@ from flask_login import current_user
 from quizapp.extensions import db
 from quizapp.services import list_study
 from quizapp.services.study_queue import QueueView, compute_chosen_card
-from quizapp.web.forms import LIST_QUERY_MAX
-from quizapp.web.questions import compute_filters, compute_list_query, read_studied_list
+from quizapp.web.questions import (
+    compute_filters,
+    compute_list_query,
+    describe_filters,
+    read_studied_list,
+)
 from quizapp.web.runtime import current_time
+from quizapp.web.study_forms import LIST_QUERY_MAX
 
 SEEN_VERSION = re.compile(r"[0-9]{1,9}")
 
@@ -32,6 +37,7 @@ class ChosenCard:
     undone: bool = False  # shown again after Undo: the flash says why
     early: bool = False  # in Review or learning, and not due yet: rating it reviews it early
     list_query: str | None = None
+    list_name: str = ""  # studying a list: its filters in words ("" for the whole bank)
     left: int = 0  # studying a list: its cards new or due, this one included
     next_due: datetime | None = None  # a list with none left: when its next card falls due
 
@@ -58,7 +64,7 @@ def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | Non
     if list_text is not None:
         kept, list_query = read_studied_list(list_text)
         return ChosenCard(view, url_for("questions.index", **kept), undone=undone, early=early,
-                          list_query=list_query)
+                          list_query=list_query, list_name=name_list(kept))
     back = compute_list_query(parse_qsl(request.args.get("from", "")[:LIST_QUERY_MAX]))
     back_url = url_for("questions.card", key=view.item.key,
                        **({"from": urlencode(back)} if back else {}))
@@ -72,4 +78,11 @@ def read_list_study(text: str) -> ChosenCard:
     study = list_study.compute_list_study(db.session, current_user, current_time(),
                                           compute_filters(kept))
     return ChosenCard(study.view, url_for("questions.index", **kept), list_query=list_query,
-                      left=study.left, next_due=study.next_due)
+                      list_name=name_list(kept), left=study.left, next_due=study.next_due)
+
+
+def name_list(kept: dict[str, str]) -> str:
+    """A studied list in words, as its note names it: "senior, due now; search “view”"."""
+    text = " ".join(kept.get("q", "").split())
+    parts = (", ".join(describe_filters(compute_filters(kept))), f"search “{text}”" if text else "")
+    return "; ".join(part for part in parts if part)

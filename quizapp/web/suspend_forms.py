@@ -5,7 +5,8 @@ from __future__ import annotations
 from wtforms import HiddenField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange
 
-from quizapp.web.forms import ID_MAX, LIST_QUERY_MAX, NumberField, StudyForm
+from quizapp.web.forms import ID_MAX, NumberField
+from quizapp.web.study_forms import LIST_QUERY_MAX, StudyForm
 
 # Where the person goes once the item is suspended or resumed: the study page it was shown on
 # (the queue, or the list being studied), the card's question page, or the suspended items.

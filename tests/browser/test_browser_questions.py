@@ -109,7 +109,7 @@ def test_study_these_goes_through_a_filtered_list_with_the_keyboard(page, live_s
     studied = []
     while page.locator("article[data-item-kind]").count():
         studied.append(page.locator("article[data-item-kind]").get_attribute("data-item-key"))
-        assert "Studying a question list" in page.locator(".chosen-note").inner_text()
+        assert "Studying the whole question bank: " in page.locator(".chosen-note").inner_text()
         page.keyboard.press("Space")
         page.locator(".rate-bar").wait_for(state="visible")
         with page.expect_navigation():

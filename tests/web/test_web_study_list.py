@@ -4,7 +4,7 @@ list's order, whatever the daily limits."""
 from __future__ import annotations
 
 import re
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 
 from sqlalchemy import select, update
 from webtest_support import (
@@ -45,7 +45,8 @@ def test_a_list_is_studied_card_by_card_in_its_order_then_says_it_is_done(app, c
     assert unquote(link) == "/study?list=level=middle&sort=title"  # no page number
     page = client.get(link).text
     assert shown_key(page) == "delta-reshape"  # "Question delta..." before "Question epsilon..."
-    assert "Studying a question list: 2 of its cards are new or due, this one included." in page
+    assert ("Studying a question list (middle): 2 of its cards are new or due, this one "
+            "included.") in page
     assert 'href="/questions?level=middle&amp;sort=title">Back to the list' in page
     assert 'name="then_list" value="level=middle&amp;sort=title"' in page
     rated = rate_as_shown(client, 4, page)
@@ -168,6 +169,19 @@ def test_a_list_with_no_question_says_so(client, bank):
     register(client, "sam")
     page = client.get("/study?list=q%3Dquaternion").text
     assert "No question in this list" in page and "Its filters select no question now." in page
+    assert "The list: search “quaternion”." in page
+
+
+def test_the_note_names_the_list_being_studied(client, bank):
+    """Two tabs studying two lists read alike unless the note says which list each is."""
+    register(client, "sam")
+    named = client.get("/study?list=" + quote("level=junior&importance=should-know&mine=new"
+                                              "&q=  view   stride&sort=title")).text
+    assert ("Studying a question list (junior, should know, not studied before today; "
+            "search “view stride”): 1 of its cards is new or due") in named
+    whole = client.get("/study?list=all").text
+    assert "Studying the whole question bank: 6 of its cards are new or due" in whole
+    assert "The list:" not in whole
 
 
 def test_lists_filtered_by_progress_run_to_their_end(app, client, bank, clock):
