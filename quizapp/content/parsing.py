@@ -16,6 +16,19 @@ _FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,})\s*([^`\s]*)[^`]*$")
 # What the YAML and Python parsers raise on input nested deeper than they can follow
 # (``[[[[...`` or ``- - - -...1``): a problem with the file, never a crash.
 NESTING_ERRORS = (RecursionError, MemoryError)
+# PyYAML's safe loader on libyaml's parser where the wheel has it (it does on Linux): the
+# pure-Python parser took 11 of 22 s reading 5,000 cards (bench/content_load.py). libyaml's
+# composer recurses in C with no bound (a front matter nested ~40,000 deep overflowed an 8 MB
+# stack, killing the process), so only a text too short to nest that deep is given to it; a
+# longer one goes to the pure-Python parser, whose RecursionError is a problem (NESTING_ERRORS).
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FAST_YAML_MAX = 4096
+
+
+def load_front_matter(text: str) -> object:
+    """The YAML of a card's front matter, read by the safe loader that suits its length."""
+    loader = SAFE_LOADER if len(text) <= FAST_YAML_MAX else yaml.SafeLoader
+    return yaml.load(text, Loader=loader)  # noqa: S506 (both loaders are the safe ones)
 
 
 @dataclass
@@ -89,7 +102,7 @@ def parse_front_matter(lines: list[str]) -> tuple[dict | None, dict[str, int], i
         else:
             key_lines[key] = index + 1
     try:
-        front = yaml.safe_load("\n".join(lines[1:end]))
+        front = load_front_matter("\n".join(lines[1:end]))
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         line = 2 + mark.line if mark is not None else 1

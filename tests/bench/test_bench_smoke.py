@@ -62,3 +62,13 @@ def test_request_costs_bench_measures_every_study_request_kind():
                  "GET /_cost/logged-in"):
         assert re.search(rf"^{re.escape(kind)}\s+\d+\s+\d+\s+\d+\s+\d+\.\dx$", out, re.M), kind
     assert re.search(r"study-loop request .* = \d+\.\dx bare ping", out)
+
+
+def test_content_load_bench_scans_and_imports_a_copied_bank():
+    out = run_bench("content_load.py", "--cards", "140", "--repeats", "1")
+    assert "cards: 140" in out
+    for label in ("scan (read, parse, check)", "scan, baseline (pure-Python YAML, ast.walk)"):
+        assert re.search(rf"^{re.escape(label)}: \d+\.\d\d s, \d+\.\d\d ms a card$", out, re.M)
+    assert re.search(r"^import into SQLite, new cards: \d+\.\d\d s; unchanged: \d+\.\d\d s", out,
+                     re.M)
+    assert re.search(r"^scan ratio to baseline: \d+\.\d\d$", out, re.M)

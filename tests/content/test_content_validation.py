@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+
 import pytest
+import yaml
 from content_fixtures import card_text, line_of
 
 from quizapp.content.limits import KEY_MAX, SOURCE_PATH_MAX, TAG_MAX, TITLE_MAX
 from quizapp.content.loading import scan_bank
 from quizapp.content.model import FREQUENCY, IMPORTANCE, LEVELS
-from quizapp.content.parsing import parse_card
+from quizapp.content.parsing import FAST_YAML_MAX, SAFE_LOADER, parse_card
+from quizapp.content.sample_imports import validate_sample_imports
 from quizapp.content.validation import validate_card
 from quizapp.models.bank import Card, Concept, Item, ItemConcept
 
 VALID = card_text("small-card")
-DEEP_YAML = "[" * 500 + "]" * 500  # deeper than yaml.safe_load can recurse
+# Deeper than PyYAML's Python parser can recurse, and longer than FAST_YAML_MAX: libyaml's
+# parser would read it (it nests a few thousand deep happily) and the title would be a list.
+DEEP_YAML = "[" * 2500 + "]" * 2500
 
 
 def swap(old: str, new: str, count: int = 1):
@@ -146,8 +154,10 @@ CASES = [
      "concepts:", f"a concept tag is {TAG_MAX + 1} characters long"),
     ("title-nul-escape", swap("title: A small test card", 'title: "A small\\0 card"'), "title:",
      "title holds '\\x00', a character the database cannot store"),
+    # libyaml's parser refuses the escape itself; PyYAML's own reads it and validation refuses it.
     ("title-lone-surrogate", swap("title: A small test card", 'title: "A \\ud800 card"'),
-     "title:", "title holds '\\ud800'"),
+     "title:", "invalid Unicode character escape" if SAFE_LOADER is not yaml.SafeLoader
+     else "title holds '\\ud800'"),
     # Input nested deeper than the parsers recurse is a problem, never a crash.
     ("front-matter-nested-too-deeply", swap("title: A small test card", "title: " + DEEP_YAML),
      1, "front matter is nested too deeply to read"),
@@ -250,6 +260,79 @@ def test_limits_are_the_database_columns():
 
 
 def test_parse_card_never_raises_on_deep_nesting():
+    assert len(DEEP_YAML) > FAST_YAML_MAX
     parsed = parse_card(f"---\ntitle: {DEEP_YAML}\n---\n")
     assert parsed.front is None
     assert parsed.problems == [(1, "front matter is nested too deeply to read")]
+
+
+def test_front_matter_nested_past_libyaml_stack_is_a_problem_not_a_crash(tmp_path):
+    """libyaml recurses in C without a bound: 60,000 levels overflowed the stack and killed the
+    process (a segfault, no message). In a child process, so a crash fails only this test."""
+    card = tmp_path / "deep.md"
+    card.write_text("---\ntitle: " + "[" * 60_000 + "]" * 60_000 + "\n---\n")
+    script = ("import sys; from pathlib import Path; from quizapp.content.parsing import parse_card;"
+              "print(parse_card(Path(sys.argv[1]).read_text()).problems)")
+    run = subprocess.run([sys.executable, "-c", script, str(card)], capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert run.returncode == 0, (run.returncode, run.stderr[-500:])
+    assert run.stdout.strip() == "[(1, 'front matter is nested too deeply to read')]"
+
+
+def test_a_card_front_matter_is_read_by_libyaml_where_the_wheel_has_it():
+    """The speed of `content load` on a large bank rests on it (bench/content_load.py)."""
+    assert yaml.__with_libyaml__ and SAFE_LOADER is yaml.CSafeLoader
+
+
+NESTED_IMPORTS = """\
+import os
+def f():
+    import a0.b
+    class C:
+        from . import x
+    try:
+        import a1
+    except ValueError:
+        import a2
+    else:
+        import a3
+    finally:
+        import a4
+    match f:
+        case 1:
+            import a5
+        case _ if f:
+            from a6 import w
+    for i in f:
+        import a7
+    else:
+        import a8
+    with f:
+        import a9
+    while f:
+        pass
+    else:
+        import b0
+    async def g():
+        async with f:
+            import b1
+        async for x in f:
+            import b2
+try:
+    pass
+except* ValueError:
+    import b3
+x = [lambda: __import__("b4")]
+"""
+
+
+def test_a_forbidden_import_is_found_in_every_kind_of_block():
+    """Imports are looked for among statements only (not every node): each place a statement can
+    sit is covered, in ast.walk's order (a call to __import__ is not an import statement)."""
+    found = [message.split("'")[1] for _, message in validate_sample_imports(NESTED_IMPORTS, 10)]
+    walked = [alias.name if isinstance(node, ast.Import) else "." * node.level + (node.module or "")
+              for node in ast.walk(ast.parse(NESTED_IMPORTS))
+              if isinstance(node, ast.Import | ast.ImportFrom) for alias in node.names[:1]]
+    assert found == [name for name in walked if name != "os"]
+    assert sorted(found) == sorted(["a0.b", ".", *(f"a{n}" for n in range(1, 10)),
+                                    *(f"b{n}" for n in range(4))])
