@@ -130,4 +130,5 @@ def card(key: str):
         study_args["from"] = urlencode(back)
     return render_template("questions/card.html", card=card, state=state, suspended=suspended,
                            back_url=url_for("questions.index", **back), back_to_list=bool(back),
+                           list_query=urlencode(back),
                            study_url=url_for("study.index", **study_args))

@@ -30,7 +30,9 @@ def compute_back_url(form: SuspendForm, item: StudyItem) -> str:
     """Where the form's ``back`` leads: the study page (the queue, or the list being studied),
     the card's page, or the suspended items."""
     if form.back.data == "card" and item.is_card:
-        return url_for("questions.card", key=item.key)
+        # The question list the card page was opened from, so its "Back to the list" stays.
+        came_from = {"from": form.then_list.data} if form.then_list.data else {}
+        return url_for("questions.card", key=item.key, **came_from)
     if form.back.data == "suspended":
         return url_for("suspend.index")
     return compute_study_url(form.then_list.data)

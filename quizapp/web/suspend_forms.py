@@ -23,5 +23,6 @@ class SuspendForm(StudyForm):
 
     item_id = NumberField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
     back = HiddenField(default="study", validators=[AnyOf(("", *BACK_TO))])
-    # Studying a question list ("Study these"): the list's parameters, to show its next card.
+    # Studying a question list ("Study these"): the list's parameters, to show its next card;
+    # from a card's page, the list that page was opened from (its ``from``).
     then_list = HiddenField(validators=[Length(0, LIST_QUERY_MAX)])

@@ -3,6 +3,7 @@ comes back with its schedule intact; per user; list study, the question list, St
 
 from __future__ import annotations
 
+import html
 import re
 from datetime import timedelta
 from types import SimpleNamespace
@@ -227,6 +228,24 @@ def test_a_card_page_suspends_and_resumes_it_and_study_it_now_still_shows_it(app
     response = post(client, "resume", item_id(app, "beta-view"), page, back="card")
     assert response.headers["Location"] == "/questions/beta-view"
     assert "You suspended this question" not in client.get("/questions/beta-view").text
+
+
+def test_suspend_and_resume_on_a_card_page_keep_its_way_back_to_the_list(client, bank):
+    """A card opened from a filtered list keeps "Back to the list" through Suspend and Resume:
+    each form sends what the page carries, and the card page it leads to still has it."""
+    register(client, "sam")
+    page = client.get("/questions/beta-view?from=importance%3Dshould-know%26q%3Dview").text
+    for action in ("suspend", "resume"):
+        form = re.search(rf'<form method="post" action="/study/{action}".*?</form>', page, re.S)
+        fields = dict(re.findall(r'name="([^"]+)" type="hidden" value="([^"]*)"', form.group(0)))
+        response = client.post(f"/study/{action}", data={
+            name: html.unescape(value) for name, value in fields.items()})
+        assert response.status_code == 303
+        assert response.headers["Location"] == (
+            "/questions/beta-view?from=importance%3Dshould-know%26q%3Dview")
+        page = client.get(response.headers["Location"]).text
+        assert ('<a href="/questions?importance=should-know&amp;q=view">← Back to the list</a>'
+                in page)
 
 
 def test_puzzle_skills_are_suspended_from_their_page_and_resumed_from_the_list(
