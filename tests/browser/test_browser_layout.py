@@ -360,12 +360,3 @@ def test_on_a_phone_the_question_list_starts_on_the_first_screen(browser, base):
         assert page.get_by_label(name.capitalize() if name != "mine" else "Yours").count() == 1
     page.context.close()
 
-
-def test_a_link_underline_sits_below_underscores_not_on_them(browser, base):
-    """At 2px below the baseline the underline covered "_": "channels_last" read "channels last"."""
-    with opened_page(browser, DESKTOP) as page:
-        page.goto(base + "/explorer")
-        link = page.locator("main li a", has_text="channels_last")
-        offset, size = link.evaluate("a => [getComputedStyle(a).textUnderlineOffset, "
-                                     "getComputedStyle(a).fontSize].map(parseFloat)")
-        assert offset >= 0.2 * size, (offset, size)
