@@ -8,7 +8,7 @@ import re
 import warnings
 
 from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES, UNSUPPORTED_DTYPE_NAMES
-from quizapp.engine.misuse import describe_assignment, describe_query
+from quizapp.engine.misuse import describe_assignment, describe_copying_method, describe_query
 from quizapp.engine.steps import (
     Chain,
     ExpressionError,
@@ -205,6 +205,7 @@ class _ChainParser:
             return Step("attribute", name, (), (), f".{name}", column), i + 1
         if name not in METHOD_NAMES:
             raise ExpressionError(describe_query(name, nodes[i + 1] if called else None)
+                                  or describe_copying_method(name)
                                   or f"expected a supported op (."
                                   f"{', .'.join(sorted(METHOD_NAMES))}, .T, .mT), got .{name}",
                                   column)

@@ -17,6 +17,33 @@ QUERY_COLUMNS = {"is_contiguous": "Contiguous", "stride": "Stride", "size": "Sha
                  "_is_view": "Storage", "element_size": "dtype", "dtype": "dtype"}
 
 
+# Methods that always copy and that the explorer does not model: named, with what they do,
+# instead of the list of ops. A negative slice step's refusal points at flip (error_reasons), so
+# flip must not be a dead end. flip's result is laid out exactly as clone()'s (empty_like with
+# the preserved format; tests/engine/test_expression.py checks that against torch).
+COPYING_METHODS = {
+    "flip": "it reverses the elements along the dims given, into new memory",
+    "fliplr": "it reverses the columns, into new memory",
+    "flipud": "it reverses the rows, into new memory",
+    "roll": "it shifts the elements round, into new memory",
+    "repeat": "it tiles the data, into new memory",
+    "tile": "it tiles the data, into new memory",
+    "rot90": "it rotates the elements, into new memory",
+}
+CLONE_LAYOUT = {"flip"}  # copies whose strides are clone()'s: the message offers clone in its place
+
+
+def describe_copying_method(name: str) -> str | None:
+    """Why ``.name`` is refused when it is a copying method the explorer does not model."""
+    if name not in COPYING_METHODS:
+        return None
+    tail = (f"; its result is laid out as .clone() lays out a copy, so .clone() in its place "
+            f"shows the strides .{name} gives" if name in CLONE_LAYOUT else "")
+    return (f".{name} always copies ({COPYING_METHODS[name]}), and the explorer, which follows "
+            f"views and the copies reshape, contiguous, clone and .to make, does not model it"
+            + tail)
+
+
 def describe_assignment(expr: str) -> str | None:
     """What to take away from ``expr`` when it starts with ``name =``; None otherwise."""
     assigned = _ASSIGNMENT.match(expr)

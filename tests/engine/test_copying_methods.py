@@ -1,0 +1,81 @@
+"""Copying methods the explorer does not model (flip, roll, repeat, ...) are named as such, and
+what the message claims about flip's layout holds in torch."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import torch
+
+from quizapp.engine.explain import explain
+from quizapp.engine.expression import parse_expression
+from quizapp.engine.misuse import COPYING_METHODS
+
+
+@pytest.mark.parametrize("method", sorted(COPYING_METHODS))
+def test_a_copying_method_is_named_as_one_not_answered_with_the_list_of_ops(method: str) -> None:
+    chain = parse_expression(f"torch.arange(6).view(2, 3).{method}(0)")
+    assert len(chain.steps) == 2  # the steps before it still run
+    message = chain.error.message
+    assert f".{method} always copies" in message and "does not model it" in message
+    assert "expected a supported op" not in message
+    # The claim "always copies" is torch's own behaviour, even where nothing would move.
+    x = torch.arange(6).view(2, 3)
+    calls = {"flip": lambda: x.flip([]), "fliplr": x.fliplr, "flipud": x.flipud,
+             "roll": lambda: x.roll(0), "repeat": lambda: x.repeat(1, 1),
+             "tile": lambda: x.tile((1,)), "rot90": lambda: x.rot90(0)}
+    assert calls[method]().untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+
+
+def test_a_negative_slice_step_points_at_flip_and_flip_says_what_to_try() -> None:
+    refused = explain("torch.arange(6)[::-1]")["error"]
+    assert refused["message"] == "step must be greater than zero"  # torch's words
+    assert refused["why"].endswith("use flip")
+    flipped = explain("torch.arange(6).flip(0)")["error"]["message"]
+    assert ".clone() in its place shows the strides .flip gives" in flipped
+
+
+def generated_layouts(count: int, seed: int = 2026):
+    """(engine chain text, the same tensor built in torch, dims to flip), over permutes, narrows,
+    stepped slices and expands: dense, gapped and overlapping layouts alike."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        shape = [rng.randint(1, 4) for _ in range(rng.randint(1, 4))]
+        numel = 1
+        for size in shape:
+            numel *= size
+        text = f"torch.arange({numel}).view({', '.join(map(str, shape))})"
+        x = torch.arange(numel).view(shape)
+        perm = list(range(len(shape)))
+        rng.shuffle(perm)
+        text += f".permute({', '.join(map(str, perm))})"
+        x = x.permute(perm)
+        if rng.random() < 0.5:
+            dim = rng.randrange(x.dim())
+            step = rng.randint(1, 2)
+            text += f"[{':, ' * dim}::{step}]"
+            x = x[(slice(None),) * dim + (slice(None, None, step),)]
+        if rng.random() < 0.3:
+            dim = rng.randrange(x.dim() + 1)
+            sizes = [-1] * (x.dim() + 1)
+            sizes[dim] = 3
+            text += f".unsqueeze({dim}).expand({', '.join(map(str, sizes))})"
+            x = x.unsqueeze(dim).expand(*sizes)
+        dims = rng.sample(range(x.dim()), rng.randint(1, x.dim()))
+        yield text, x, dims
+
+
+def test_flip_is_laid_out_as_the_engines_clone_on_generated_layouts() -> None:
+    """The flip message sends people to .clone() for flip's strides: torch's flip and the
+    engine's clone must agree on every generated layout (torch is the oracle)."""
+    checked = 0
+    for text, x, dims in generated_layouts(400):
+        cloned = explain(text + ".clone()")
+        assert cloned["error"] is None, (text, cloned["error"])
+        last = cloned["steps"][-1]
+        flipped = x.flip(dims)
+        assert (tuple(last["shape"]), tuple(last["stride"])) == (
+            tuple(flipped.shape), flipped.stride()), (text, dims)
+        checked += 1
+    assert checked == 400
