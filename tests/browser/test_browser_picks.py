@@ -80,11 +80,28 @@ def test_a_phone_answers_a_yes_or_no_puzzle_with_two_taps(browser, live_server):
     label, value = right_label(page, puzzle)
     box = label.bounding_box()
     assert box["height"] >= 44 and box["width"] >= 300  # a whole row is the target
+    # The answer box does not take the focus on a touch screen: it would bring up the keyboard
+    # over the two options to be tapped.
+    assert page.evaluate("document.activeElement === document.body")
     label.tap()
     with page.expect_navigation():
         page.tap("button[type=submit].primary")
     assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
     context.close()
+
+
+def test_with_a_mouse_an_option_puzzle_is_answered_by_typing_its_letter(page, live_server):
+    """No pointer is coarse here: the answer box has the focus, as on a puzzle without options."""
+    base, seeds = live_server["url"], live_server["seeds"]
+    register_in_browser(page, base, "typist")
+    puzzle = reach_puzzle_of_kind(page, seeds, {"choice", "bool"})
+    assert page.locator("#answer").get_attribute("autofocus") is None  # the script focuses it
+    page.wait_for_function("document.activeElement.id === 'answer'")
+    _, value = right_label(page, puzzle)
+    page.keyboard.type(value.lower())
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
 
 
 def test_without_javascript_a_pick_alone_is_an_answer(browser, live_server):

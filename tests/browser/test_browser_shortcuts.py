@@ -89,4 +89,4 @@ def test_keys_are_announced_only_where_the_script_makes_them_work(browser, live_
         context.close()
     # Space on Show answer, 1-4 on the ratings, u on Undo; with the script off, no key works
     # and none is announced to a screen reader.
-    assert sorted(keys) == (sorted(["Space", "1", "2", "3", "4", "u"]) if javascript else [])
+    assert sorted(keys) == (sorted(["Space Enter", "1", "2", "3", "4", "u"]) if javascript else [])

@@ -100,6 +100,26 @@ def test_a_second_space_rates_good_as_the_home_page_says(page, live_server):
     assert "a second Space (or Enter) rates it Good" in page.locator("main").inner_text()
 
 
+def test_enter_shows_the_answer_and_a_second_enter_rates_good_as_in_anki(page, live_server):
+    base, app = live_server["url"], live_server["app"]
+    register_in_browser(page, base, "enterer", PASSWORD)
+    first = shown_item(page)
+    page.keyboard.press("Enter")
+    page.locator(".rate-bar").wait_for(state="visible")
+    assert page.evaluate("document.activeElement.value") == "3"  # Good has the focus
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    with app.app_context():
+        assert [(r.item.key, r.rating) for r in db.session.scalars(select(Review))] == [
+            (first[1], 3)]
+        db.session.remove()
+    # Enter on a link is the link's: it is followed, the answer of the next card stays hidden.
+    page.locator("a", has_text="Questions").first.focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith("/questions")
+
+
 def test_register_study_undo_reload_relogin(page, live_server):
     base, app, seeds = live_server["url"], live_server["app"], live_server["seeds"]
     page.goto(f"{base}/register")

@@ -1,5 +1,5 @@
 // quizapp keyboard layer: progressive enhancement over plain HTML forms.
-// Space reveals the answer, 1-4 rate, u undoes, on pages whose <body> has data-shortcuts (the
+// Space or Enter reveals the answer, 1-4 rate, u undoes, on pages whose <body> has data-shortcuts (the
 // person has not turned them off in Settings). Keys typed into a text field are left alone.
 (function () {
   "use strict";
@@ -127,7 +127,8 @@
     if (event.repeat || event.isComposing) return;
     if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event)) return;
     var reveal = document.querySelector("[data-reveal]");
-    if (event.key === " " || event.code === "Space") {
+    // Space or Enter shows the answer, as in Anki; either then presses Good, which has the focus.
+    if (event.key === " " || event.code === "Space" || event.key === "Enter") {
       if (reveal && !reveal.open && !onControl(event)) {
         event.preventDefault();
         reveal.open = true;
@@ -252,6 +253,14 @@
     var box = input.form && input.form.querySelector("#answer");
     if (box) box.value = pickedText(fieldset);
   });
+  // A puzzle with options: the answer box takes the focus (type a letter, Enter) except on a
+  // touch screen, where a focused box brings up the keyboard over the options to be tapped.
+  // Puzzles without options keep the box's autofocus attribute, so no script is needed there.
+  var focusUnlessTouch = document.querySelector("[data-focus-unless-touch]");
+  if (focusUnlessTouch && document.activeElement === document.body &&
+      !(window.matchMedia && window.matchMedia("(pointer: coarse)").matches)) {
+    focusUnlessTouch.focus();
+  }
   document.addEventListener("input", function (event) {
     var box = event.target;
     var fieldset = box.id === "answer" && box.form && box.form.querySelector("[data-picks]");
