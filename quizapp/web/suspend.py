@@ -7,7 +7,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
 from quizapp.extensions import db
-from quizapp.services import suspensions
+from quizapp.services import reviews, suspensions
 from quizapp.services.study_items import StudyItem
 from quizapp.web.runtime import current_time
 from quizapp.web.study import compute_study_url
@@ -52,9 +52,8 @@ def suspend():
     elif form.back.data in ("", "study"):
         flash({"text": f"“{title}” suspended.", "item_id": change.item.id,
                "then_list": form.then_list.data or ""}, RESUMABLE)
-    else:
-        flash(f"“{title}” suspended: it stays out of your reviews, its schedule kept, until you "
-              "resume it.", "info")
+    else:  # the card's page, whose own note says what being suspended means
+        flash(f"“{title}” suspended.", "info")
     return redirect(compute_back_url(form, change.item), 303)
 
 
@@ -65,7 +64,9 @@ def resume():
     form = read_form()
     change = suspensions.resume_item(db.session, current_user, form.item_id.data)
     title = change.item.title
-    if change.changed:
+    if change.changed and reviews.load_state(db.session, current_user, change.item.id) is None:
+        flash(f"“{title}” resumed: it is back among your new items.", "info")
+    elif change.changed:
         flash(f"“{title}” resumed: it is back in your reviews where its schedule has it.", "info")
     else:
         flash(f"“{title}” was not suspended; nothing changed.", "info")

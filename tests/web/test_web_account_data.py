@@ -102,6 +102,8 @@ def test_the_settings_page_says_how_many_reviews_the_file_holds(client, bank, cl
     study_one(client, clock, 3, 5)
     page = client.get("/settings").text
     assert f'href="{REVIEWS_URL}" download>Download your reviews (CSV, 2 rows)' in page
+    # Both files are offered alike, as buttons.
+    assert f'<a class="button" href="{SCHEDULE_URL}" download>Download your schedule' in page
     assert "what you suspended and your review log (2 ratings) at once" in page
 
 

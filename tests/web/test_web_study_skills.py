@@ -101,6 +101,9 @@ def test_a_right_answer_suggests_a_rating_and_the_log_keeps_answer_and_seed(
     assert result.status_code == 200
     assert 'data-verdict="correct"' in result.text
     assert f"<dt>Answer</dt><dd><code>{escape(typed)}</code></dd>" in result.text
+    # The title says "Correct"; the checker's "Correct." is not said again under it.
+    verdict = re.search(r'<div class="verdict[^"]*".*?</div>', result.text, re.S).group(0)
+    assert re.findall(r"Correct\b", verdict) == ["Correct"]
     # The status bar stays on the result page: the same counts, last rating and Undo.
     def status_bar(html: str) -> str:  # without the CSRF token, whose signature is timed
         bar = re.search(r'<div class="study-status">.*?</div>', html, re.S)

@@ -94,7 +94,8 @@ def test_suspend_on_a_study_page_goes_on_and_the_flash_takes_it_back(client, ban
     assert response.status_code == 303 and response.headers["Location"] == "/study"
     page = client.get("/study").text
     assert shown_key(page) == "alpha-stride" and counts(page) == (0, 6)
-    assert "“Question alpha-stride” resumed" in page
+    # Never rated: it has no schedule to go back to, only its place among the new items.
+    assert "“Question alpha-stride” resumed: it is back among your new items." in page
 
 
 def test_suspended_due_and_learning_items_are_neither_shown_nor_counted(app, client, bank,
@@ -119,6 +120,8 @@ def test_suspended_due_and_learning_items_are_neither_shown_nor_counted(app, cli
     assert {key: state_of(app, "sam", key) for key in before} == before
     for key in before:
         assert post(client, "resume", item_id(app, key)).status_code == 303
+        assert (f"“Question {key}” resumed: it is back in your reviews where its schedule has "
+                "it.") in client.get("/study").text
     assert {key: state_of(app, "sam", key) for key in before} == before
     view = queue_of(app, "sam", clock)
     assert (view.due_left, view.item.key) == (2, "gamma-offset")  # overdue: simply due
@@ -216,7 +219,8 @@ def test_a_card_page_suspends_and_resumes_it_and_study_it_now_still_shows_it(app
     response = post(client, "suspend", item_id(app, "beta-view"), page, back="card")
     assert response.headers["Location"] == "/questions/beta-view"
     page = client.get("/questions/beta-view").text
-    assert "You suspended this question" in page
+    assert "You suspended this question" in page and "“Question beta-view” suspended." in page
+    assert page.count("stays out of your reviews") == 1  # said once, by the page's own note
     assert SUSPEND_FORM.search(page).group(1) == "resume"
     # An explicit choice: Study it now shows it, and says it is suspended.
     study = client.get("/study?card=beta-view").text
