@@ -55,6 +55,7 @@ def test_signed_in_pages_are_not_stored_and_public_ones_may_be(client, bank):
     for path in ("/study", "/study/history", "/settings", "/questions", "/settings/reviews.csv",
                  "/settings/schedule.csv"):
         response = client.get(path)
+        response.close()  # a CSV left unread kept its streamed request context open
         assert response.status_code == 200
         assert response.headers.getlist("Cache-Control") == ["no-store"], path
     # Files keep their own caching rules, signed in or not.
