@@ -360,3 +360,22 @@ def test_on_a_phone_the_question_list_starts_on_the_first_screen(browser, base):
         assert page.get_by_label(name.capitalize() if name != "mine" else "Yours").count() == 1
     page.context.close()
 
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_undo_stays_beside_a_long_confirmation_on_the_right(browser, base, viewport):
+    """A confirmation too long for the counts' line wrapped onto its own, and Undo fell to a
+    third line at the far left, away from the rating it takes back (re-test)."""
+    with opened_page(browser, viewport) as page:
+        register_in_browser(page, base, f"undo{viewport['width']}")
+        page.goto(base + "/study?card=long-inline-code")
+        reveal_answer(page)
+        with page.expect_navigation():
+            page.click("button.rate-3")
+        status = page.locator(".study-status").bounding_box()
+        said = page.locator(".last-rating").bounding_box()
+        undo = page.locator("[data-undo-form] button").bounding_box()
+        middle = undo["y"] + undo["height"] / 2
+        assert said["y"] <= middle <= said["y"] + said["height"], (said, undo)  # beside it
+        assert status["x"] + status["width"] - (undo["x"] + undo["width"]) < 2  # on the right
+        assert undo["x"] >= said["x"] + said["width"]
