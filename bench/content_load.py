@@ -23,6 +23,7 @@ from pathlib import Path
 from unittest import mock
 
 import yaml
+from timing import best_of
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,15 +40,6 @@ def make_bank(folder: Path, cards: int) -> int:
                       flags=re.M)
         (folder / "cards" / f"{source.stem}-c{copy}.md").write_text(text)
     return cards
-
-
-def best_of(repeats: int, run) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:

@@ -72,3 +72,13 @@ def test_content_load_bench_scans_and_imports_a_copied_bank():
     assert re.search(r"^import into SQLite, new cards: \d+\.\d\d s; unchanged: \d+\.\d\d s", out,
                      re.M)
     assert re.search(r"^scan ratio to baseline: \d+\.\d\d$", out, re.M)
+
+
+def test_puzzles_bench_times_building_not_the_build_cache():
+    """The registry caches built puzzles; a bench that timed cache hits never called the engine
+    and divided by its zero calls (make bench stopped there)."""
+    out = run_bench("puzzles.py", "--seeds", "2", "--repeats", "2")
+    calls = float(re.search(r"^engine explain\(\): (\d+\.\d\d) calls per puzzle", out, re.M)
+                  .group(1))
+    assert calls >= 1.0  # every puzzle runs the engine at least once when it is built
+    assert re.search(r"^generation rate: [\d,]+ puzzles/s$", out, re.M)

@@ -83,15 +83,17 @@ def test_rating_keys_do_nothing_until_the_answer_is_shown(page, live_server):
         db.session.remove()
 
 
-def test_a_second_space_rates_good_as_the_home_page_says(page, live_server):
+@pytest.mark.parametrize("key", ["Space", "Enter"])
+def test_a_second_press_rates_good_as_the_home_page_says(page, live_server, key):
+    """Space or Enter shows the answer and a second press rates Good, as in Anki."""
     base, app = live_server["url"], live_server["app"]
-    register_in_browser(page, base, "spacer", PASSWORD)
+    register_in_browser(page, base, f"presser{key}", PASSWORD)
     first = shown_item(page)
-    page.keyboard.press("Space")
+    page.keyboard.press(key)
     page.locator(".rate-bar").wait_for(state="visible")
     assert page.evaluate("document.activeElement.value") == "3"  # Good has the focus
     with page.expect_navigation():
-        page.keyboard.press("Space")
+        page.keyboard.press(key)
     with app.app_context():
         assert [(r.item.key, r.rating) for r in db.session.scalars(select(Review))] == [
             (first[1], 3)]
@@ -100,20 +102,8 @@ def test_a_second_space_rates_good_as_the_home_page_says(page, live_server):
     assert "a second Space (or Enter) rates it Good" in page.locator("main").inner_text()
 
 
-def test_enter_shows_the_answer_and_a_second_enter_rates_good_as_in_anki(page, live_server):
-    base, app = live_server["url"], live_server["app"]
-    register_in_browser(page, base, "enterer", PASSWORD)
-    first = shown_item(page)
-    page.keyboard.press("Enter")
-    page.locator(".rate-bar").wait_for(state="visible")
-    assert page.evaluate("document.activeElement.value") == "3"  # Good has the focus
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
-    with app.app_context():
-        assert [(r.item.key, r.rating) for r in db.session.scalars(select(Review))] == [
-            (first[1], 3)]
-        db.session.remove()
-    # Enter on a link is the link's: it is followed, the answer of the next card stays hidden.
+def test_enter_on_a_link_follows_it_and_shows_no_answer(page, live_server):
+    register_in_browser(page, live_server["url"], "linker", PASSWORD)
     page.locator("a", has_text="Questions").first.focus()
     with page.expect_navigation():
         page.keyboard.press("Enter")
