@@ -47,6 +47,10 @@ def test_a_list_is_studied_card_by_card_in_its_order_then_says_it_is_done(app, c
     assert shown_key(page) == "delta-reshape"  # "Question delta..." before "Question epsilon..."
     assert ("Studying a question list (middle): 2 of its cards are new or due, this one "
             "included.") in page
+    # The status bar's counts are the queue's (6 new), not the list's: it says whose they are.
+    assert re.search(r'<div class="study-status">\s*<span class="count count-whose">Your queue:'
+                     r'</span>\s*<span class="count count-due"', page)
+    assert "Your queue:" not in client.get("/study").text
     assert 'href="/questions?level=middle&amp;sort=title">Back to the list' in page
     assert 'name="then_list" value="level=middle&amp;sort=title"' in page
     rated = rate_as_shown(client, 4, page)
