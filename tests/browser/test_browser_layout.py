@@ -303,6 +303,7 @@ def test_explorer_shapes_and_strides_stay_on_one_line(browser, base, viewport):
 def test_question_filters_stack_on_a_small_phone_so_their_choices_show(browser, base):
     with opened_page(browser, {"width": 320, "height": 640}) as page:
         page.goto(f"{base}/questions")
+        page.click("summary.filters-summary")  # folded there: see the test below
         widths = page.evaluate("""() => {
             const form = document.querySelector('.filters');
             const inner = form.clientWidth - parseFloat(getComputedStyle(form).paddingLeft)
@@ -353,13 +354,13 @@ def test_on_a_phone_the_question_list_starts_on_the_first_screen(browser, base):
     page.goto(f"{base}/questions")
     row = page.locator(".card-row").first.bounding_box()
     assert row["y"] + 40 < PHONE_TALL["height"], row
+    page.click("summary.filters-summary")  # folded on a phone (the test below)
     for name, first in (("level", "Any level"), ("concept", "Any concept"),
                         ("importance", "Any importance"), ("mine", "Any progress")):
         select = page.locator(f"select[name={name}]")
         assert select.locator("option").first.inner_text() == first
         assert page.get_by_label(name.capitalize() if name != "mine" else "Yours").count() == 1
     page.context.close()
-
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -379,3 +380,35 @@ def test_undo_stays_beside_a_long_confirmation_on_the_right(browser, base, viewp
         assert said["y"] <= middle <= said["y"] + said["height"], (said, undo)  # beside it
         assert status["x"] + status["width"] - (undo["x"] + undo["width"]) < 2  # on the right
         assert undo["x"] >= said["x"] + said["width"]
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_on_a_small_phone_the_filters_fold_so_the_list_starts_on_the_first_screen(
+        browser, base, javascript):
+    """At 320 x 568, signed in, the five filters and their buttons filled the first screen and
+    the list began a screen down. Folded under a summary that names them, the first question
+    shows at once; without JavaScript, where nothing was found, and wider, they stay open."""
+    small = {"width": 320, "height": 568}
+    context = browser.new_context(viewport=small, java_script_enabled=javascript)
+    try:
+        page = context.new_page()
+        register_in_browser(page, base, f"folder{int(javascript)}")
+        page.goto(f"{base}/questions?level=middle&q=layout")
+        summary = page.locator("summary.filters-summary")
+        assert summary.inner_text().strip() == "Filters: middle; search “layout”"
+        first_row = page.locator(".card-row").first.bounding_box()
+        if javascript:
+            assert first_row["y"] + 40 < small["height"], first_row
+            assert not page.locator("select[name=level]").is_visible()
+            summary.click()
+            assert page.locator("select[name=level]").is_visible()
+        else:
+            assert page.locator("select[name=level]").is_visible()  # open: nothing folds it
+        page.goto(f"{base}/questions?q=nothingmatchesthis")
+        assert page.locator("input[name=q]").is_visible()  # to be changed: left open
+    finally:
+        context.close()
+    with opened_page(browser, DESKTOP) as page:
+        page.goto(f"{base}/questions?level=middle")
+        assert not page.locator("summary.filters-summary").is_visible()
+        assert page.locator("select[name=level]").is_visible()

@@ -273,6 +273,18 @@
     inputs.forEach(function (i) { i.checked = readable && words.indexOf(i.value.toLowerCase()) >= 0; });
   });
 
+  // The question list's filters fold under their summary on a small phone (app.css shows the
+  // summary there only), so the list starts on the first screen; wider, they are always open.
+  var filtersBox = document.querySelector("[data-filters-box]");
+  if (filtersBox && window.matchMedia) {
+    var narrow = window.matchMedia("(max-width: 420px)");
+    var fitFilters = function () {
+      filtersBox.open = !narrow.matches || filtersBox.hasAttribute("data-keep-open");
+    };
+    fitFilters();
+    if (narrow.addEventListener) narrow.addEventListener("change", fitFilters);
+  }
+
   // A page shown again from the back-forward cache keeps the controls as they were left: a
   // filter form then showed the filters of the list navigated to, above this one's list.
   window.addEventListener("pageshow", function (event) {
