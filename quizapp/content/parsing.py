@@ -16,6 +16,10 @@ _FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,})\s*([^`\s]*)[^`]*$")
 # What the YAML and Python parsers raise on input nested deeper than they can follow
 # (``[[[[...`` or ``- - - -...1``): a problem with the file, never a crash.
 NESTING_ERRORS = (RecursionError, MemoryError)
+# What PyYAML's safe constructor lets out, not as a YAMLError, on a value it resolved to a type
+# it then cannot build: a plain ``2024-02-30`` (a date), ``!!int abc``, ``!!bool maybe``,
+# ``!!timestamp soon``, an integer longer than Python converts (4,300 digits).
+VALUE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, OverflowError)
 # PyYAML's safe loader on libyaml's parser where the wheel has it (it does on Linux): the
 # pure-Python parser took 11 of 22 s reading 5,000 cards (bench/content_load.py). libyaml's
 # composer recurses in C with no bound (a front matter nested ~40,000 deep overflowed an 8 MB
@@ -111,6 +115,11 @@ def parse_front_matter(lines: list[str]) -> tuple[dict | None, dict[str, int], i
         return None, key_lines, end + 1, problems
     except NESTING_ERRORS:
         problems.append((1, "front matter is nested too deeply to read"))
+        return None, key_lines, end + 1, problems
+    except VALUE_ERRORS as err:
+        reason = (str(err).splitlines() or [type(err).__name__])[0][:120]
+        problems.append((1, f"front matter has a value YAML cannot read ({reason}); put it in "
+                            "quotes to keep it as text"))
         return None, key_lines, end + 1, problems
     if front is None:
         front = {}

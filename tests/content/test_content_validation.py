@@ -266,6 +266,20 @@ def test_parse_card_never_raises_on_deep_nesting():
     assert parsed.problems == [(1, "front matter is nested too deeply to read")]
 
 
+@pytest.mark.parametrize("value", [
+    "2024-02-30",  # a plain date, resolved as one, that does not exist
+    "!!int abc", "!!float abc", "!!bool maybe", "!!timestamp soon",
+    "1" * 4400,  # longer than Python converts to an int
+])
+@pytest.mark.parametrize("padding", [0, FAST_YAML_MAX])  # either loader
+def test_a_value_yaml_cannot_build_is_a_problem_not_a_crash(bank, value, padding):
+    broken = VALID.replace("frequency: common", f"frequency: {value}\n# {'p' * padding}")
+    problems = problems_of(bank, broken)
+    assert [(p.line, p.message.split(" (")[0]) for p in problems] == [
+        (1, "front matter has a value YAML cannot read")], [str(p) for p in problems]
+    assert "put it in quotes" in problems[0].message
+
+
 def test_front_matter_nested_past_libyaml_stack_is_a_problem_not_a_crash(tmp_path):
     """libyaml recurses in C without a bound: 60,000 levels overflowed the stack and killed the
     process (a segfault, no message). In a child process, so a crash fails only this test."""
