@@ -102,6 +102,50 @@ def test_a_second_press_rates_good_as_the_home_page_says(page, live_server, key)
     assert "a second Space (or Enter) rates it Good" in page.locator("main").inner_text()
 
 
+@pytest.mark.parametrize("key", ["Space", "Enter"])
+def test_a_held_key_shows_the_answer_but_does_not_rate_it(page, live_server, key):
+    """Held down, the key repeats; the repeats land on Good, which the first press focused, and
+    must not rate an answer the person has not seen (nor, for Space, its release)."""
+    base, app = live_server["url"], live_server["app"]
+    register_in_browser(page, base, f"holder{key}", PASSWORD)
+    first = shown_item(page)
+    page.keyboard.down(key)
+    page.locator(".rate-bar").wait_for(state="visible")
+    page.keyboard.down(key)  # the key's auto-repeat (KeyboardEvent.repeat)
+    page.keyboard.down(key)
+    page.keyboard.up(key)
+    page.wait_for_timeout(300)  # a submission would have left the page by now
+    assert shown_item(page) == first and page.evaluate("document.activeElement.value") == "3"
+    with app.app_context():
+        assert db.session.scalars(select(Review)).all() == []
+        db.session.remove()
+
+
+def test_enter_held_through_a_puzzle_check_does_not_rate_the_verdict(page, live_server):
+    base, app, seeds = live_server["url"], live_server["app"], live_server["seeds"]
+    register_in_browser(page, base, "checker", PASSWORD)
+    for _ in range(10):  # the bank's cards rated Good until a puzzle is shown
+        if shown_item(page)[0] == "skill":
+            break
+        rate_card_with_keyboard(page, "3")
+    kind, key = shown_item(page)
+    assert kind == "skill"
+    family, level = key.split("/")
+    puzzle = puzzles.generate(family, level, seeds.given[-1])
+    page.locator("#answer").fill(format_answer(puzzle["answer"], puzzle["answer_kind"]))
+    page.locator("#answer").focus()
+    with page.expect_navigation():
+        page.keyboard.down("Enter")
+    page.locator("[data-verdict]").wait_for()
+    page.keyboard.down("Enter")  # still held: its repeat reaches the suggested rating button
+    page.keyboard.up("Enter")
+    page.wait_for_timeout(300)
+    assert page.locator("[data-verdict]").count() == 1
+    with app.app_context():
+        assert [r.item.key for r in db.session.scalars(select(Review))][-1:] != [key]
+        db.session.remove()
+
+
 def test_enter_on_a_link_follows_it_and_shows_no_answer(page, live_server):
     register_in_browser(page, live_server["url"], "linker", PASSWORD)
     page.locator("a", has_text="Questions").first.focus()

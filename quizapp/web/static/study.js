@@ -122,6 +122,14 @@
   }, true);
 
   document.addEventListener("keydown", function (event) {
+    // A held Space or Enter repeats: a repeat must not press the rating button its first press
+    // put the focus on (Good after Show answer, the suggested one after a puzzle's Check), which
+    // would rate an answer or verdict the person has not seen. Whatever the settings.
+    if (event.repeat && (event.key === "Enter" || event.key === " ") &&
+        event.target && event.target.closest && event.target.closest("[data-rate-form]")) {
+      event.preventDefault();
+      return;
+    }
     if (!document.body.hasAttribute("data-shortcuts")) return;
     // A held key repeats, and a key that is part of an IME composition is not a shortcut.
     if (event.repeat || event.isComposing) return;
