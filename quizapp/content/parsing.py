@@ -31,8 +31,15 @@ FAST_YAML_MAX = 4096
 
 def load_front_matter(text: str) -> object:
     """The YAML of a card's front matter, read by the safe loader that suits its length."""
-    loader = SAFE_LOADER if len(text) <= FAST_YAML_MAX else yaml.SafeLoader
-    return yaml.load(text, Loader=loader)  # noqa: S506 (both loaders are the safe ones)
+    if len(text) <= FAST_YAML_MAX and SAFE_LOADER is not yaml.SafeLoader:
+        try:
+            return yaml.load(text, Loader=SAFE_LOADER)  # noqa: S506 (the safe one)
+        except yaml.YAMLError:
+            # libyaml's messages leave out what they found ("found character that cannot start
+            # any token", "found undefined alias"): a refused text is read again by PyYAML's
+            # own parser, whose problem names it (a tab, the alias), as before libyaml.
+            pass
+    return yaml.safe_load(text)
 
 
 @dataclass

@@ -154,10 +154,16 @@ CASES = [
      "concepts:", f"a concept tag is {TAG_MAX + 1} characters long"),
     ("title-nul-escape", swap("title: A small test card", 'title: "A small\\0 card"'), "title:",
      "title holds '\\x00', a character the database cannot store"),
-    # libyaml's parser refuses the escape itself; PyYAML's own reads it and validation refuses it.
+    # libyaml's parser refuses the escape; PyYAML's own reads it and validation refuses it.
     ("title-lone-surrogate", swap("title: A small test card", 'title: "A \\ud800 card"'),
-     "title:", "invalid Unicode character escape" if SAFE_LOADER is not yaml.SafeLoader
-     else "title holds '\\ud800'"),
+     "title:", "title holds '\\ud800'"),
+    # libyaml's words leave out what they found; these are PyYAML's own, at any length.
+    ("front-matter-tab", swap("level: junior\n", "level: junior\nx:\n\ty: 1\n"), "\ty: 1",
+     "found character '\\t' that cannot start any token"),
+    ("front-matter-unknown-alias", swap("level: junior", "level: *senior"), "level:",
+     "found undefined alias 'senior'"),
+    ("front-matter-unknown-escape", swap("title: A small test card", 'title: "A \\q card"'),
+     "title:", "found unknown escape character 'q'"),
     # Input nested deeper than the parsers recurse is a problem, never a crash.
     ("front-matter-nested-too-deeply", swap("title: A small test card", "title: " + DEEP_YAML),
      1, "front matter is nested too deeply to read"),
