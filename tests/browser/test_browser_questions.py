@@ -137,3 +137,15 @@ def test_without_javascript_a_link_to_a_part_opens_it_too(browser, live_server, 
     top = details.locator("summary").evaluate("(el) => el.getBoundingClientRect().top")
     assert 0 <= top < 700, top
     context.close()
+
+
+def test_a_long_search_in_a_studied_lists_name_wraps_on_a_phone(browser, live_server):
+    """A search is at most 100 characters and may be one word: it wraps in the list's name
+    instead of widening the page (it did, to 998 px at 390)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    register_in_browser(page, live_server["url"], "longsearch")
+    page.goto(f"{live_server['url']}/study?list=q%3D{'x' * 100}")
+    assert "No question in this list" in page.locator("h1").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

@@ -45,7 +45,7 @@ def test_a_list_is_studied_card_by_card_in_its_order_then_says_it_is_done(app, c
     assert unquote(link) == "/study?list=level=middle&sort=title"  # no page number
     page = client.get(link).text
     assert shown_key(page) == "delta-reshape"  # "Question delta..." before "Question epsilon..."
-    assert ("Studying a question list (middle): 2 of its cards are new or due, this one "
+    assert ("Studying a question list (<bdi>middle</bdi>): 2 of its cards are new or due, this one "
             "included.") in page
     # The status bar's counts are the queue's (6 new), not the list's: it says whose they are.
     assert re.search(r'<div class="study-status">\s*<span class="count count-whose">Your queue:'
@@ -173,7 +173,7 @@ def test_a_list_with_no_question_says_so(client, bank):
     register(client, "sam")
     page = client.get("/study?list=q%3Dquaternion").text
     assert "No question in this list" in page and "Its filters select no question now." in page
-    assert "The list: search “quaternion”." in page
+    assert "The list: <bdi>search “quaternion”</bdi>." in page
 
 
 def test_the_note_names_the_list_being_studied(client, bank):
@@ -181,11 +181,21 @@ def test_the_note_names_the_list_being_studied(client, bank):
     register(client, "sam")
     named = client.get("/study?list=" + quote("level=junior&importance=should-know&mine=new"
                                               "&q=  view   stride&sort=title")).text
-    assert ("Studying a question list (junior, should know, not studied before today; "
-            "search “view stride”): 1 of its cards is new or due") in named
+    assert ("Studying a question list (<bdi>junior, should know, not studied before today; "
+            "search “view stride”</bdi>): 1 of its cards is new or due") in named
     whole = client.get("/study?list=all").text
     assert "Studying the whole question bank: 6 of its cards are new or due" in whole
     assert "The list:" not in whole
+
+
+def test_a_right_to_left_override_in_the_search_stays_inside_the_lists_name(client, bank):
+    """U+202E in a crafted ?list= search turned the rest of the note round ("eud ro wen era");
+    the name is isolated (<bdi>), so the note reads as written around it."""
+    register(client, "sam")
+    for link in ("/study?list=" + quote("q=view\u202e"), "/study?list=" + quote("q=\u202ezz")):
+        page = client.get(link).text
+        named = re.search(r"(?:list \(|The list: )<bdi>([^<]*)</bdi>", page)
+        assert named and "\u202e" in named.group(1), link
 
 
 def test_lists_filtered_by_progress_run_to_their_end(app, client, bank, clock):
