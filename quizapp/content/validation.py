@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import reprlib
 from collections.abc import Collection
 from pathlib import PurePosixPath
 
@@ -34,6 +35,18 @@ MIN_RED_FLAGS = 2
 _BULLET_RE = re.compile(r"^-(?:\s+(.*))?$")
 
 
+# A value quoted in a problem is cut short: YAML aliases can nest a list millions of entries
+# deep in a few lines (``concepts: *a7``), and its full repr took 37 s and filled the screen.
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxlevel, _SHORT_REPR.maxlist, _SHORT_REPR.maxdict = 2, 4, 4
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = 80
+
+
+def describe_value(value: object) -> str:
+    """``repr(value)``, bounded in depth and length (see _SHORT_REPR)."""
+    return _SHORT_REPR.repr(value)
+
+
 def validate_front_matter(parsed: ParsedCard, concepts: Collection[str] | None) -> Problems:
     """Required keys only, each with an allowed value (concept tags: see validate_concept_tags)."""
     front, lines = parsed.front, parsed.key_lines
@@ -46,13 +59,14 @@ def validate_front_matter(parsed: ParsedCard, concepts: Collection[str] | None) 
     for key in front:
         if key not in FRONT_MATTER_KEYS:
             allowed = ", ".join(FRONT_MATTER_KEYS)
-            problems.append((lines.get(str(key), 1), f"unknown front matter key '{key}' (allowed: {allowed})"))
+            problems.append((lines.get(str(key), 1),
+                             f"unknown front matter key {describe_value(key)} (allowed: {allowed})"))
 
     def line(key: str) -> int:
         return lines.get(key, 1)
 
     if "id" in front and not (isinstance(front["id"], str) and ID_RE.match(front["id"])):
-        problems.append((line("id"), f"id {front['id']!r} must be lower-case letters and digits "
+        problems.append((line("id"), f"id {describe_value(front['id'])} must be lower-case letters and digits "
                                      "joined by single dashes"))
     elif "id" in front:  # the id is the item's key
         problems += validate_column_text(front["id"], "id", KEY_MAX, line("id"))
@@ -62,7 +76,7 @@ def validate_front_matter(parsed: ParsedCard, concepts: Collection[str] | None) 
         problems += validate_column_text(front["title"].strip(), "title", TITLE_MAX, line("title"))
     for key, allowed in (("level", LEVELS), ("importance", IMPORTANCE), ("frequency", FREQUENCY)):
         if key in front and front[key] not in allowed:
-            problems.append((line(key), f"{key} {front[key]!r} is not one of: {', '.join(allowed)}"))
+            problems.append((line(key), f"{key} {describe_value(front[key])} is not one of: {', '.join(allowed)}"))
     if "concepts" in front:
         problems += validate_concept_tags(front["concepts"], concepts, line("concepts"))
     return problems
@@ -79,10 +93,11 @@ def validate_concept_tags(tags: object, concepts: Collection[str] | None, line: 
         if isinstance(tag, str) and len(tag) > TAG_MAX:  # concept tags are String(TAG_MAX)
             problems += validate_column_text(tag, "a concept tag", TAG_MAX, line)
         elif not isinstance(tag, str) or (concepts is not None and tag not in concepts):
-            problems.append((line, f"unknown concept {tag!r} (add it to concepts.yaml first)"))
+            problems.append((line, f"unknown concept {describe_value(tag)} (add it to concepts.yaml first)"))
         elif tag in seen:
             problems.append((line, f"concept '{tag}' is listed twice"))
-        seen.add(str(tag))
+        if isinstance(tag, str):  # str() of a list nested by aliases took as long as its repr
+            seen.add(tag)
     return problems
 
 

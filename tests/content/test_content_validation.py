@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 
@@ -356,3 +357,20 @@ def test_a_forbidden_import_is_found_in_every_kind_of_block():
     assert found == [name for name in walked if name != "os"]
     assert sorted(found) == sorted(["a0.b", ".", *(f"a{n}" for n in range(1, 10)),
                                     *(f"b{n}" for n in range(4))])
+
+
+ALIAS_BOMB = ("a0: &a0 [x, x, x, x, x, x, x, x, x]\n"
+              + "".join(f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 9)}]\n" for n in range(1, 8)))
+
+
+@pytest.mark.parametrize("key", ["concepts", "id", "level"])
+def test_a_value_nested_millions_deep_by_aliases_is_quoted_short(key):
+    """Nine lists of nine, seven times over: 4.8 million entries in eight lines. The problem
+    quoted the whole value (37 s and millions of characters); it is cut short now."""
+    text = VALID.replace("---\n", "---\n" + ALIAS_BOMB, 1)
+    text = re.sub(rf"^{key}:.*$", f"{key}: *a7", text, count=1, flags=re.M)
+    parsed = parse_card(text)
+    problems = validate_card(parsed, "small-card.md", None)
+    about = [message for _, message in problems if "unknown front matter key" not in message]
+    assert any(key in message and "[[[" in message for message in about), about
+    assert sum(len(message) for message in about) < 2_500, about
