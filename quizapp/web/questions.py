@@ -21,6 +21,7 @@ bp = Blueprint("questions", __name__)
 # so its way back returns to that list, not to every question (notes/s11/browse.md #5).
 LIST_KEYS = ("level", "concept", "importance", "mine", "q", "sort", "page")
 TEXT_MAX_IN_QUERY = 200
+WHITESPACE_CONTROLS = str.maketrans("\t\n\r\v\f", "     ")
 
 
 def compute_list_query(pairs) -> dict[str, str]:
@@ -28,8 +29,10 @@ def compute_list_query(pairs) -> dict[str, str]:
     dropped, so a crafted ``from`` can only lead to a question list."""
     kept: dict[str, str] = {}
     for name, value in pairs:
-        # No control characters: a NUL read out of a nested query string (?list=, ?from=) is
-        # past the request's own NUL check, and PostgreSQL refuses it (notes/s12/review.md D1).
+        # A tab or line break is a space, as the list page's search reads it; any other control
+        # character drops the value: a NUL read out of a nested query string (?list=, ?from=)
+        # is past the request's own NUL check, and PostgreSQL refuses it (notes/s12/review.md D1).
+        value = value.translate(WHITESPACE_CONTROLS)
         if (name in LIST_KEYS and value.strip() and len(value) <= TEXT_MAX_IN_QUERY
                 and not any(unicodedata.category(char) == "Cc" for char in value)):
             kept.setdefault(name, value)

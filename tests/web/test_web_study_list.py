@@ -279,6 +279,17 @@ def test_a_nul_inside_a_carried_list_is_dropped_never_a_500(app, client, bank):
     assert client.get(response.headers["Location"]).status_code == 200
 
 
+def test_a_tab_in_a_lists_search_is_a_space_so_study_these_keeps_the_search(client, bank):
+    """The list page read "view\tstride" as two words, but its Study these dropped the search as
+    a control character and studied the whole bank (re-test)."""
+    register(client, "sam")
+    listing = client.get("/questions?q=view%09stride").text
+    link = study_these(listing)
+    assert unquote(link) == "/study?list=q=view stride".replace(" ", "+")
+    page = client.get(link).text
+    assert "Studying a question list (<bdi>search “view stride”</bdi>)" in page
+
+
 def test_a_review_due_soon_is_not_learned_ahead_only_a_step_is(app, client, bank, clock):
     # notes/s12/review.md D3: due at a study day's start, it would count toward the day before.
     register(client, "sam")
