@@ -177,8 +177,14 @@ class _ChainParser:
         name = call.func.attr
         if name not in CONSTRUCTOR_NAMES:
             allowed = ", ".join(f"torch.{n}" for n in sorted(CONSTRUCTOR_NAMES))
-            raise ExpressionError(f"expected a constructor ({allowed}), got torch.{name}",
-                                  self.column(call))
+            # torch.flip(x, ...) and torch.transpose(x, ...): the function form of a method.
+            method = (f"; torch.{name}(x, ...) is written here as a method after a constructor, "
+                      f"e.g. torch.arange(6).view(2, 3).{name}(...)" if name in METHOD_NAMES
+                      else "")
+            raise ExpressionError(
+                describe_copying_method(name, f"torch.{name}")
+                or f"expected a constructor ({allowed}), got torch.{name}{method}",
+                self.column(call))
         args, kwargs, columns = self.arguments(call)
         code = f"torch.{name}({render_arguments(args, kwargs)})"
         return Step("constructor", name, args, kwargs, code, self.column(call), None,

@@ -33,15 +33,16 @@ COPYING_METHODS = {
 CLONE_LAYOUT = {"flip"}  # copies whose strides are clone()'s: the message offers clone in its place
 
 
-def describe_copying_method(name: str) -> str | None:
-    """Why ``.name`` is refused when it is a copying method the explorer does not model."""
+def describe_copying_method(name: str, written: str = "") -> str | None:
+    """Why ``.name`` (or ``written``, torch.flip say) is refused when it is a copying method the
+    explorer does not model."""
     if name not in COPYING_METHODS:
         return None
     tail = (f"; its result is laid out as .clone() lays out a copy, so .clone() in its place "
             f"shows the strides .{name} gives" if name in CLONE_LAYOUT else "")
-    return (f".{name} always copies ({COPYING_METHODS[name]}), and the explorer, which follows "
-            f"views and the copies reshape, contiguous, clone and .to make, does not model it"
-            + tail)
+    return (f"{written or '.' + name} always copies ({COPYING_METHODS[name]}), and the explorer, "
+            f"which follows views and the copies reshape, contiguous, clone and .to make, does "
+            f"not model it" + tail)
 
 
 def describe_assignment(expr: str) -> str | None:

@@ -11,6 +11,7 @@ import torch
 from quizapp.engine.explain import explain
 from quizapp.engine.expression import parse_expression
 from quizapp.engine.misuse import COPYING_METHODS
+from quizapp.engine.steps import ExpressionError
 
 
 @pytest.mark.parametrize("method", sorted(COPYING_METHODS))
@@ -79,3 +80,19 @@ def test_flip_is_laid_out_as_the_engines_clone_on_generated_layouts() -> None:
             tuple(flipped.shape), flipped.stride()), (text, dims)
         checked += 1
     assert checked == 400
+
+
+def test_the_function_forms_name_the_copy_or_the_method_to_write() -> None:
+    """torch.flip(x, ...) got the list of constructors and nothing about flip (re-test)."""
+    with pytest.raises(ExpressionError) as flipped:
+        parse_expression("torch.flip(torch.arange(6), (0,))")
+    assert str(flipped.value).startswith("column 1: torch.flip always copies")
+    with pytest.raises(ExpressionError) as transposed:
+        parse_expression("torch.transpose(torch.arange(6).view(2, 3), 0, 1)")
+    assert ("torch.transpose(x, ...) is written here as a method after a constructor, e.g. "
+            "torch.arange(6).view(2, 3).transpose(...)") in str(transposed.value)
+    # What the message offers parses.
+    assert parse_expression("torch.arange(6).view(2, 3).transpose(0, 1)").error is None
+    with pytest.raises(ExpressionError) as unknown:
+        parse_expression("torch.foo(3)")
+    assert str(unknown.value).endswith("got torch.foo")
