@@ -1,6 +1,7 @@
 // quizapp keyboard layer: progressive enhancement over plain HTML forms.
-// Space or Enter reveals the answer, 1-4 rate, u undoes, on pages whose <body> has data-shortcuts (the
-// person has not turned them off in Settings). Keys typed into a text field are left alone.
+// Space or Enter reveals the answer, 1-4 rate, u undoes, on pages whose <body> has
+// data-shortcuts (the person has not turned them off in Settings). Keys typed into a text field
+// are left alone.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
