@@ -28,6 +28,7 @@ GET_ROUTES = {
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
     "/explorer": ["expr"], "/api/explain": ["expr"],
     "/study/answer": ["answer", "hints_used", "token"], "/study/suspended": [],
+    "/study/history/<int(max=2147483647):review_id>": ["<path>"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
                "/settings/delete-account", "/study/answer", "/study/rate", "/study/undo",
