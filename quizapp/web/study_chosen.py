@@ -40,6 +40,9 @@ class ChosenCard:
     list_name: str = ""  # studying a list: its filters in words ("" for the whole bank)
     left: int = 0  # studying a list: its cards new or due, this one included
     next_due: datetime | None = None  # a list with none left: when its next card falls due
+    # ... on a later study day, for a list of cards "not studied before today": by then the card
+    # has left the list, so it comes back in the queue only.
+    next_due_leaves: bool = False
 
 
 def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | None:
@@ -77,8 +80,11 @@ def read_list_study(text: str) -> ChosenCard:
     kept, list_query = read_studied_list(text)
     study = list_study.compute_list_study(db.session, current_user, current_time(),
                                           compute_filters(kept))
+    leaves = (compute_filters(kept).mine == "new" and study.next_due is not None
+              and study.next_due >= study.view.next_day)
     return ChosenCard(study.view, url_for("questions.index", **kept), list_query=list_query,
-                      list_name=name_list(kept), left=study.left, next_due=study.next_due)
+                      list_name=name_list(kept), left=study.left, next_due=study.next_due,
+                      next_due_leaves=leaves)
 
 
 def name_list(kept: dict[str, str]) -> str:

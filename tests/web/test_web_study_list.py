@@ -209,6 +209,10 @@ def test_lists_filtered_by_progress_run_to_their_end(app, client, bank, clock):
         assert done.status_code == 200, mine
         assert "Nothing left in this list" in done.text, mine
         assert re.search(r"The next one is due in \d+ days", done.text), mine
+        # Days away, the card will have left a "not studied before today" list (re-test).
+        leaves = "by then it has left this list" in done.text
+        assert leaves == (mine == "new") and ("it comes back here then" in done.text) != leaves
+
 
 
 def test_a_card_first_rated_today_stays_in_a_not_studied_yet_list_through_its_steps(
