@@ -8,7 +8,12 @@ import re
 import warnings
 
 from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES, UNSUPPORTED_DTYPE_NAMES
-from quizapp.engine.misuse import describe_assignment, describe_copying_method, describe_query
+from quizapp.engine.misuse import (
+    UNMODELLED_WHY,
+    describe_assignment,
+    describe_copying_method,
+    describe_query,
+)
 from quizapp.engine.steps import (
     Chain,
     ExpressionError,
@@ -181,10 +186,10 @@ class _ChainParser:
             method = (f"; torch.{name}(x, ...) is written here as a method after a constructor, "
                       f"e.g. torch.arange(6).view(2, 3).{name}(...)" if name in METHOD_NAMES
                       else "")
+            copying = describe_copying_method(name, f"torch.{name}")
             raise ExpressionError(
-                describe_copying_method(name, f"torch.{name}")
-                or f"expected a constructor ({allowed}), got torch.{name}{method}",
-                self.column(call))
+                copying or f"expected a constructor ({allowed}), got torch.{name}{method}",
+                self.column(call), why=UNMODELLED_WHY if copying else "")
         args, kwargs, columns = self.arguments(call)
         code = f"torch.{name}({render_arguments(args, kwargs)})"
         return Step("constructor", name, args, kwargs, code, self.column(call), None,
@@ -210,11 +215,12 @@ class _ChainParser:
                                       column)
             return Step("attribute", name, (), (), f".{name}", column), i + 1
         if name not in METHOD_NAMES:
+            copying = describe_copying_method(name)
             raise ExpressionError(describe_query(name, nodes[i + 1] if called else None)
-                                  or describe_copying_method(name)
+                                  or copying
                                   or f"expected a supported op (."
                                   f"{', .'.join(sorted(METHOD_NAMES))}, .T, .mT), got .{name}",
-                                  column)
+                                  column, why=UNMODELLED_WHY if copying else "")
         if not called:
             raise ExpressionError(f"expected a call: .{name}(...)", column)
         call = nodes[i + 1]

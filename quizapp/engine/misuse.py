@@ -30,7 +30,10 @@ COPYING_METHODS = {
     "tile": "it tiles the data, into new memory",
     "rot90": "it rotates the elements, into new memory",
 }
-CLONE_LAYOUT = {"flip"}  # copies whose strides are clone()'s: the message offers clone in its place
+CLONE_LAYOUT = {"flip"}
+# Beside such a refusal, instead of "the input is outside the expression language": it is not.
+UNMODELLED_WHY = ("This op runs in torch, but the explorer does not model it, so nothing from this "
+                  "step on was run.")  # copies whose strides are clone()'s: the message offers clone in its place
 
 
 def describe_copying_method(name: str, written: str = "") -> str | None:

@@ -107,4 +107,5 @@ def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[A
 
 
 def _expression_error(exc: ExpressionError) -> dict:
-    return {"type": "ExpressionError", "message": str(exc), "step": exc.step, "why": _OUTSIDE}
+    return {"type": "ExpressionError", "message": str(exc), "step": exc.step,
+            "why": exc.why or _OUTSIDE}

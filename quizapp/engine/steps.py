@@ -8,11 +8,12 @@ from dataclasses import dataclass
 class ExpressionError(Exception):
     """Input outside the expression language: where (1-based column) and what was expected."""
 
-    def __init__(self, message: str, column: int = 1, step: int = 0) -> None:
+    def __init__(self, message: str, column: int = 1, step: int = 0, why: str = "") -> None:
         super().__init__(message, column)
         self.message = message
         self.column = column
         self.step = step  # index of the step the problem sits in; 0 for whole-input problems
+        self.why = why  # the reason shown beside it, where the generic one would mislead
 
     def __str__(self) -> str:
         return f"column {self.column}: {self.message}"

@@ -33,8 +33,13 @@ def test_a_negative_slice_step_points_at_flip_and_flip_says_what_to_try() -> Non
     refused = explain("torch.arange(6)[::-1]")["error"]
     assert refused["message"] == "step must be greater than zero"  # torch's words
     assert refused["why"].endswith("use flip")
-    flipped = explain("torch.arange(6).flip(0)")["error"]["message"]
-    assert ".clone() in its place shows the strides .flip gives" in flipped
+    flipped = explain("torch.arange(6).flip(0)")["error"]
+    assert ".clone() in its place shows the strides .flip gives" in flipped["message"]
+    # Not "the input is outside the expression language": flip is torch, only not modelled.
+    assert flipped["why"] == ("This op runs in torch, but the explorer does not model it, so "
+                              "nothing from this step on was run.")
+    assert explain("torch.flip(torch.arange(6), (0,))")["error"]["why"] == flipped["why"]
+    assert "outside the expression language" in explain("torch.arange(6).foo()")["error"]["why"]
 
 
 def generated_layouts(count: int, seed: int = 2026):
