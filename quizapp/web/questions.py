@@ -71,6 +71,14 @@ def describe_filters(filters: question_browser.CardFilters) -> list[str]:
     return [word for word in words if word]
 
 
+def name_filters(filters: question_browser.CardFilters) -> str:
+    """A list's filters and search in words, as the studied list's note and the list page's
+    folded filters name them: "senior, due now; search “view”" ("" for the whole bank)."""
+    text = " ".join(filters.text.split())
+    parts = (", ".join(describe_filters(filters)), f"search “{text}”" if text else "")
+    return "; ".join(part for part in parts if part)
+
+
 def read_filters() -> question_browser.CardFilters:
     return compute_filters(request.args)
 
@@ -95,7 +103,7 @@ def index():
     context = {"filters": filters, "levels": LEVEL_ORDER, "importances": IMPORTANCE_ORDER,
                "concepts": question_browser.list_concepts(db.session),
                "sorts": question_browser.SORTS, "mines": question_browser.MINE,
-               "filter_words": describe_filters(filters)}
+               "filter_words": describe_filters(filters), "list_name": name_filters(filters)}
     viewer = (question_browser.compute_viewer(current_user, current_time())
               if current_user.is_authenticated else None)
     try:

@@ -13,11 +13,12 @@ from flask_login import current_user
 
 from quizapp.extensions import db
 from quizapp.services import list_study
+from quizapp.services.question_browser import CardFilters
 from quizapp.services.study_queue import QueueView, compute_chosen_card
 from quizapp.web.questions import (
     compute_filters,
     compute_list_query,
-    describe_filters,
+    name_filters,
     read_studied_list,
 )
 from quizapp.web.runtime import current_time
@@ -37,12 +38,21 @@ class ChosenCard:
     undone: bool = False  # shown again after Undo: the flash says why
     early: bool = False  # in Review or learning, and not due yet: rating it reviews it early
     list_query: str | None = None
-    list_name: str = ""  # studying a list: its filters in words ("" for the whole bank)
+    list_filters: CardFilters | None = None  # studying a list: the filters it was read with
     left: int = 0  # studying a list: its cards new or due, this one included
     next_due: datetime | None = None  # a list with none left: when its next card falls due
-    # ... on a later study day, for a list of cards "not studied before today": by then the card
-    # has left the list, so it comes back in the queue only.
-    next_due_leaves: bool = False
+
+    @property
+    def list_name(self) -> str:
+        """The studied list's filters in words ("" for the whole bank, or no list)."""
+        return name_filters(self.list_filters) if self.list_filters else ""
+
+    @property
+    def next_due_leaves(self) -> bool:
+        """The next card is due on a later study day, and the list holds cards "not studied
+        before today": by then it has left the list, so it comes back in the queue only."""
+        return (self.list_filters is not None and self.list_filters.mine == "new"
+                and self.next_due is not None and self.next_due >= self.view.next_day)
 
 
 def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | None:
@@ -67,7 +77,7 @@ def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | Non
     if list_text is not None:
         kept, list_query = read_studied_list(list_text)
         return ChosenCard(view, url_for("questions.index", **kept), undone=undone, early=early,
-                          list_query=list_query, list_name=name_list(kept))
+                          list_query=list_query, list_filters=compute_filters(kept))
     back = compute_list_query(parse_qsl(request.args.get("from", "")[:LIST_QUERY_MAX]))
     back_url = url_for("questions.card", key=view.item.key,
                        **({"from": urlencode(back)} if back else {}))
@@ -78,17 +88,7 @@ def read_list_study(text: str) -> ChosenCard:
     """``/study?list=``: the list's next card new or due (``view.item`` None when none is
     left), and the way back to the list page."""
     kept, list_query = read_studied_list(text)
-    study = list_study.compute_list_study(db.session, current_user, current_time(),
-                                          compute_filters(kept))
-    leaves = (compute_filters(kept).mine == "new" and study.next_due is not None
-              and study.next_due >= study.view.next_day)
+    filters = compute_filters(kept)
+    study = list_study.compute_list_study(db.session, current_user, current_time(), filters)
     return ChosenCard(study.view, url_for("questions.index", **kept), list_query=list_query,
-                      list_name=name_list(kept), left=study.left, next_due=study.next_due,
-                      next_due_leaves=leaves)
-
-
-def name_list(kept: dict[str, str]) -> str:
-    """A studied list in words, as its note names it: "senior, due now; search “view”"."""
-    text = " ".join(kept.get("q", "").split())
-    parts = (", ".join(describe_filters(compute_filters(kept))), f"search “{text}”" if text else "")
-    return "; ".join(part for part in parts if part)
+                      list_filters=filters, left=study.left, next_due=study.next_due)
