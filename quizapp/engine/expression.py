@@ -8,12 +8,7 @@ import re
 import warnings
 
 from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES, UNSUPPORTED_DTYPE_NAMES
-from quizapp.engine.misuse import (
-    UNMODELLED_WHY,
-    describe_assignment,
-    describe_copying_method,
-    describe_query,
-)
+from quizapp.engine.misuse import describe_assignment, describe_query, refuse_copying_method
 from quizapp.engine.steps import (
     Chain,
     ExpressionError,
@@ -186,10 +181,9 @@ class _ChainParser:
             method = (f"; torch.{name}(x, ...) is written here as a method after a constructor, "
                       f"e.g. torch.arange(6).view(2, 3).{name}(...)" if name in METHOD_NAMES
                       else "")
-            copying = describe_copying_method(name, f"torch.{name}")
-            raise ExpressionError(
-                copying or f"expected a constructor ({allowed}), got torch.{name}{method}",
-                self.column(call), why=UNMODELLED_WHY if copying else "")
+            refuse_copying_method(name, self.column(call), f"torch.{name}")
+            raise ExpressionError(f"expected a constructor ({allowed}), got torch.{name}{method}",
+                                  self.column(call))
         args, kwargs, columns = self.arguments(call)
         code = f"torch.{name}({render_arguments(args, kwargs)})"
         return Step("constructor", name, args, kwargs, code, self.column(call), None,
@@ -215,12 +209,11 @@ class _ChainParser:
                                       column)
             return Step("attribute", name, (), (), f".{name}", column), i + 1
         if name not in METHOD_NAMES:
-            copying = describe_copying_method(name)
+            refuse_copying_method(name, column)  # no copying method is a question the table answers
             raise ExpressionError(describe_query(name, nodes[i + 1] if called else None)
-                                  or copying
                                   or f"expected a supported op (."
                                   f"{', .'.join(sorted(METHOD_NAMES))}, .T, .mT), got .{name}",
-                                  column, why=UNMODELLED_WHY if copying else "")
+                                  column)
         if not called:
             raise ExpressionError(f"expected a call: .{name}(...)", column)
         call = nodes[i + 1]

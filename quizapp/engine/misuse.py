@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import re
 
+from quizapp.engine.steps import ExpressionError
+
 # "x = torch.randn(4, 6)": a line of code pasted with its assignment (a statement, so a syntax
 # error), but not "x == ..." (a comparison).
 _ASSIGNMENT = re.compile(r"\s*([A-Za-z_]\w*\s*=)(?!=)")
@@ -36,16 +38,17 @@ UNMODELLED_WHY = ("This op runs in torch, but the explorer does not model it, so
                   "step on was run.")  # copies whose strides are clone()'s: the message offers clone in its place
 
 
-def describe_copying_method(name: str, written: str = "") -> str | None:
-    """Why ``.name`` (or ``written``, torch.flip say) is refused when it is a copying method the
-    explorer does not model."""
+def refuse_copying_method(name: str, column: int, written: str = "") -> None:
+    """Raise the refusal of ``.name`` (or ``written``, torch.flip say), with its own reason,
+    when it is a copying method the explorer does not model; return otherwise."""
     if name not in COPYING_METHODS:
-        return None
+        return
     tail = (f"; its result is laid out as .clone() lays out a copy, so .clone() in its place "
             f"shows the strides .{name} gives" if name in CLONE_LAYOUT else "")
-    return (f"{written or '.' + name} always copies ({COPYING_METHODS[name]}), and the explorer, "
-            f"which follows views and the copies reshape, contiguous, clone and .to make, does "
-            f"not model it" + tail)
+    raise ExpressionError(
+        f"{written or '.' + name} always copies ({COPYING_METHODS[name]}), and the explorer, "
+        f"which follows views and the copies reshape, contiguous, clone and .to make, does not "
+        f"model it" + tail, column, why=UNMODELLED_WHY)
 
 
 def describe_assignment(expr: str) -> str | None:
