@@ -14,6 +14,7 @@ from quizapp.extensions import db
 from quizapp.models import Review, Skill
 from quizapp.services.reviewed_puzzles import NOT_A_PUZZLE
 from quizapp.web.filters import format_answer
+from quizapp.web.markdown import render_markdown_inline
 
 PUZZLE_LINK = re.compile(r'<a href="(/study/history/(\d+))" title="See this puzzle again')
 
@@ -49,8 +50,8 @@ def test_a_puzzle_in_the_history_opens_with_the_answer_given_and_the_solution(
     assert f"<dt>Answer</dt><dd><code>{solution}</code></dd>" in text
     assert "✗ wrong" in text and 'class="rating-chip rate-1">Again<' in text
     assert "<summary>Why</summary>" in text and "has changed since" not in text
-    feedback = puzzles.check(puzzle, wrong)["feedback"]
-    assert feedback and feedback.split("`")[0].strip()[:20] in text.replace("&#39;", "'")
+    feedback = puzzles.check(puzzle, wrong)["feedback"]  # the checker's words, as rendered
+    assert feedback and f"<p>{render_markdown_inline(feedback)}</p>" in text
     assert 'name="rating"' not in text and "<form" not in text.split("<main", 1)[1].split(
         "</main>")[0]  # a look back: nothing to rate or answer here
 
