@@ -154,6 +154,7 @@ class SignedInUser(UserMixin):
     desired_retention: float
     new_per_day: int
     reviews_per_day: int
+    maximum_interval_days: int
     time_zone: str
     keyboard_shortcuts: bool
     undo_count: int
@@ -186,8 +187,9 @@ _LOGIN = LoginSession.__table__
 # One primary-key lookup of the login joined to its account by primary key.
 LOAD_SIGNED_IN_USER = select(
     _USER.c.id, _USER.c.username, _USER.c.session_version, _USER.c.desired_retention,
-    _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.time_zone, _USER.c.keyboard_shortcuts,
-    _USER.c.undo_count, _USER.c.last_undo_item_id, _LOGIN.c.created_at, _LOGIN.c.nonce_hash,
+    _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.maximum_interval_days,
+    _USER.c.time_zone, _USER.c.keyboard_shortcuts, _USER.c.undo_count, _USER.c.last_undo_item_id,
+    _LOGIN.c.created_at, _LOGIN.c.nonce_hash,
 ).select_from(_LOGIN.join(_USER, _USER.c.id == _LOGIN.c.user_id)).where(
     _LOGIN.c.id == bindparam("login_id"), _LOGIN.c.user_id == bindparam("user_id"))
 
@@ -223,8 +225,8 @@ def _add_login(session: Session, user: User, now: datetime, lifetime: timedelta
     session.flush()
     return SignedInUser(
         user.id, user.username, user.session_version, user.desired_retention, user.new_per_day,
-        user.reviews_per_day, user.time_zone, user.keyboard_shortcuts, user.undo_count,
-        user.last_undo_item_id, login_id=login.id, nonce=nonce)
+        user.reviews_per_day, user.maximum_interval_days, user.time_zone, user.keyboard_shortcuts,
+        user.undo_count, user.last_undo_item_id, login_id=login.id, nonce=nonce)
 
 
 def start_login(session: Session, user: User, *, now: datetime,

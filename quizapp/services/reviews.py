@@ -85,6 +85,7 @@ def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
     """The label on each rating button: when the item would be due again if rated so now."""
     current = state.state if state is not None else srs.new_state(now)
     intervals = srs.preview_intervals(current, now, desired_retention=user.desired_retention,
+                                      maximum_interval_days=user.maximum_interval_days,
                                       zone=compute_user_zone(user))
     return {rating: srs.format_interval(delta) for rating, delta in intervals.items()}
 
@@ -129,6 +130,7 @@ def apply_rating(
         raise Conflict(STALE_MESSAGE)
     before = srs.new_state(now) if is_new else state.state
     result = srs.review(before, rating, now, desired_retention=user.desired_retention,
+                        maximum_interval_days=user.maximum_interval_days,
                         duration_ms=duration_ms, zone=compute_user_zone(user))
     review_row = {
         "user_id": user.id, "item_id": item.id, "reviewed_at": now, "rating": rating,

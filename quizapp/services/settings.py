@@ -1,19 +1,21 @@
-"""Study settings use case: desired retention, daily limits, the day boundary, shortcuts."""
+"""Study settings use case: retention, the longest interval, daily limits, day boundary, keys."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import UTC, tzinfo
 
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 
 from quizapp import srs
-from quizapp.models import User
+from quizapp.models import ReviewState, User
 from quizapp.services.errors import ServiceError
 
 RETENTION_RANGE = srs.DESIRED_RETENTION_RANGE  # what the scheduler itself accepts
 NEW_PER_DAY_RANGE = (0, 999)
 REVIEWS_PER_DAY_RANGE = (0, 9999)
+MAXIMUM_INTERVAL_RANGE = srs.MAXIMUM_INTERVAL_RANGE  # days
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,7 @@ class StudySettings:
     desired_retention: float
     new_per_day: int
     reviews_per_day: int
+    maximum_interval_days: int  # the longest wait between two reviews of an item
     time_zone: str  # an IANA name or "UTC+05:30" (quizapp.srs.zones)
     keyboard_shortcuts: bool  # Space, 1-4 and u on study pages
 
@@ -34,6 +37,7 @@ def validate_settings(settings: StudySettings, *, kept_zone: str | None = None) 
     for value, (low, high), label in (
         (settings.new_per_day, NEW_PER_DAY_RANGE, "New items per day"),
         (settings.reviews_per_day, REVIEWS_PER_DAY_RANGE, "Reviews per day"),
+        (settings.maximum_interval_days, MAXIMUM_INTERVAL_RANGE, "Maximum interval in days"),
     ):
         if not low <= value <= high:
             raise ServiceError(f"{label} is between {low} and {high}.")
@@ -61,12 +65,13 @@ def compute_user_zone(user) -> tzinfo:
 
 def read_settings(user: User) -> StudySettings:
     return StudySettings(
-        user.desired_retention, user.new_per_day, user.reviews_per_day, user.time_zone,
-        user.keyboard_shortcuts)
+        user.desired_retention, user.new_per_day, user.reviews_per_day,
+        user.maximum_interval_days, user.time_zone, user.keyboard_shortcuts)
 
 
 SETTING_LABELS = {"desired_retention": "Desired retention", "new_per_day": "New items per day",
-                  "reviews_per_day": "Reviews per day", "time_zone": "Time zone",
+                  "reviews_per_day": "Reviews per day",
+                  "maximum_interval_days": "Maximum interval", "time_zone": "Time zone",
                   "keyboard_shortcuts": "Keyboard shortcuts"}
 
 
@@ -106,11 +111,44 @@ def merge_settings(shown: StudySettings, submitted: StudySettings,
     return MergedSettings(StudySettings(**values), tuple(kept), tuple(replaced))
 
 
-def update_settings(session: Session, user: User, settings: StudySettings) -> None:
+def update_settings(session: Session, user: User, settings: StudySettings, *,
+                    bring_forward: bool = False) -> int:
+    """Save ``settings``; with ``bring_forward``, also move every item the user has in Review
+    that is due later than the maximum interval after its last review to that day (Anki's
+    "Reschedule cards on change", for this one setting). Returns how many were moved."""
     validate_settings(settings, kept_zone=user.time_zone)
     user.desired_retention = round(settings.desired_retention, 3)
     user.new_per_day = settings.new_per_day
     user.reviews_per_day = settings.reviews_per_day
+    user.maximum_interval_days = settings.maximum_interval_days
     user.time_zone = settings.time_zone
     user.keyboard_shortcuts = settings.keyboard_shortcuts
+    moved = 0
+    if bring_forward:
+        moved = bring_forward_dues(session, user.id, settings.maximum_interval_days,
+                                   compute_user_zone(user))
     session.commit()
+    return moved
+
+
+_STATE = ReviewState.__table__
+_SCHEDULED = (select(_STATE.c.id, _STATE.c.version, _STATE.c.state)
+              .where(_STATE.c.user_id == bindparam("user_id"), _STATE.c.learning.is_(False)))
+_MOVE_DUE = (update(_STATE)
+             .where(_STATE.c.id == bindparam("row_id"), _STATE.c.version == bindparam("seen"))
+             .values(state=bindparam("new_state"), due=bindparam("new_due")))
+
+
+def bring_forward_dues(session: Session, user_id: int, maximum_interval_days: int,
+                       zone: tzinfo) -> int:
+    """Cap the dues already scheduled (srs.cap_state_due), not committed. Each row moves only
+    if no rating changed it since it was read (its version), as a rating's own write is."""
+    moved = 0
+    for row in session.connection().execute(_SCHEDULED, {"user_id": user_id}).all():
+        capped = srs.cap_state_due(row.state, maximum_interval_days, zone)
+        if capped is not None:
+            state, due = capped
+            moved += session.connection().execute(_MOVE_DUE, {
+                "row_id": row.id, "seen": row.version, "new_state": state,
+                "new_due": due}).rowcount
+    return moved

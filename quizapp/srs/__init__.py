@@ -6,7 +6,10 @@ from quizapp.srs.rating import AGAIN, EASY, GOOD, HARD, RATINGS, suggest_rating,
 from quizapp.srs.scheduling import (
     DEFAULT_DESIRED_RETENTION,
     DESIRED_RETENTION_RANGE,
+    MAXIMUM_INTERVAL_DAYS,
+    MAXIMUM_INTERVAL_RANGE,
     ReviewResult,
+    cap_state_due,
     is_learning,
     is_new,
     new_state,
@@ -14,6 +17,7 @@ from quizapp.srs.scheduling import (
     review,
     state_due,
     validate_desired_retention,
+    validate_maximum_interval,
 )
 from quizapp.srs.study_day import (
     compute_day_start_after,
@@ -42,9 +46,12 @@ __all__ = [
     "EASY",
     "GOOD",
     "HARD",
+    "MAXIMUM_INTERVAL_DAYS",
+    "MAXIMUM_INTERVAL_RANGE",
     "RATINGS",
     "ReviewResult",
     "canonicalize_utc",
+    "cap_state_due",
     "canonicalize_zone_name",
     "compute_day_start_after",
     "compute_remaining",
@@ -67,5 +74,6 @@ __all__ = [
     "state_due",
     "suggest_rating",
     "validate_desired_retention",
+    "validate_maximum_interval",
     "validate_rating",
 ]

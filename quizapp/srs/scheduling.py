@@ -23,7 +23,11 @@ DEFAULT_DESIRED_RETENTION = 0.9
 DESIRED_RETENTION_RANGE = (0.70, 0.99)
 LEARNING_STEPS = (timedelta(minutes=1), timedelta(minutes=10))
 RELEARNING_STEPS = (timedelta(minutes=10),)
+# The longest wait between two reviews, in days: the default, and the range a user may set
+# (Anki's "Maximum interval", whose default and upper bound are the same 100 years). A lower cap
+# brings every item back within that many days, e.g. before an interview on a known date.
 MAXIMUM_INTERVAL_DAYS = 36500
+MAXIMUM_INTERVAL_RANGE = (1, 36500)
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # The keys of fsrs's CardDict, i.e. what Card.to_dict() produces.
@@ -53,13 +57,26 @@ def validate_desired_retention(desired_retention: object) -> float:
     return float(desired_retention)
 
 
-def _build_scheduler(desired_retention: object) -> Scheduler:
-    """An fsrs Scheduler with the pinned settings, fuzzing off, at the given retention."""
+def validate_maximum_interval(days: object) -> int:
+    """Return ``days`` if it is a whole number of days in MAXIMUM_INTERVAL_RANGE, else
+    ValueError."""
+    low, high = MAXIMUM_INTERVAL_RANGE
+    if isinstance(days, bool) or not isinstance(days, int):
+        raise ValueError(f"maximum interval must be a whole number of days, got {days!r}")
+    if not low <= days <= high:
+        raise ValueError(f"maximum interval must be between {low} and {high} days, got {days}")
+    return days
+
+
+def _build_scheduler(desired_retention: object,
+                     maximum_interval_days: object = MAXIMUM_INTERVAL_DAYS) -> Scheduler:
+    """An fsrs Scheduler with the pinned settings, fuzzing off, at the given retention and
+    maximum interval."""
     return Scheduler(
         desired_retention=validate_desired_retention(desired_retention),
         learning_steps=LEARNING_STEPS,
         relearning_steps=RELEARNING_STEPS,
-        maximum_interval=MAXIMUM_INTERVAL_DAYS,
+        maximum_interval=validate_maximum_interval(maximum_interval_days),
         enable_fuzzing=False,
     )
 
@@ -133,6 +150,7 @@ def review(
     now: datetime,
     *,
     desired_retention: float = DEFAULT_DESIRED_RETENTION,
+    maximum_interval_days: int = MAXIMUM_INTERVAL_DAYS,
     duration_ms: int | None = None,
     zone: tzinfo | int | None = None,
 ) -> ReviewResult:
@@ -154,7 +172,7 @@ def review(
         isinstance(duration_ms, bool) or not isinstance(duration_ms, int) or duration_ms < 0
     ):
         raise ValueError(f"duration_ms must be a non-negative int or None, got {duration_ms!r}")
-    scheduler = _build_scheduler(desired_retention)
+    scheduler = _build_scheduler(desired_retention, maximum_interval_days)
     card, log = _answer_each_rating(
         scheduler, _count_in_study_days(_card_from_state(state), moment, zone), moment,
         duration_ms, up_to=grade)[grade]
@@ -162,6 +180,28 @@ def review(
         # fsrs schedules whole days (fuzzing is off): that many study days after today's.
         card.due = compute_day_start_after(moment, (card.due - moment).days, zone)
     return ReviewResult(state=card.to_dict(), due=card.due, log=log.to_dict())
+
+
+def cap_state_due(state: dict, maximum_interval_days: int,
+                  zone: tzinfo | int | None = None) -> tuple[dict, datetime] | None:
+    """(state, due) for an item in Review whose due lies further after its last review than
+    ``maximum_interval_days`` allows: due then ``maximum_interval_days`` after the last review
+    (study days with ``zone``, as review counts them), which may be in the past (overdue).
+    None if nothing is to change: within the cap, or still in learning steps (minutes away).
+    Only the due moves, as when review keeps the buttons in order; stability and difficulty
+    stay, so the next rating sees the real time since the last review, as fsrs expects."""
+    card = _card_from_state(state)
+    days = validate_maximum_interval(maximum_interval_days)
+    if card.state != State.Review or card.last_review is None:
+        return None
+    if zone is None:
+        capped = card.last_review + timedelta(days=days)
+    else:
+        capped = compute_day_start_after(card.last_review, days, zone)
+    if card.due <= capped:
+        return None
+    card.due = capped
+    return card.to_dict(), capped
 
 
 def _count_in_study_days(card: Card, moment: datetime, zone: tzinfo | int | None) -> Card:
@@ -182,12 +222,13 @@ def _count_in_study_days(card: Card, moment: datetime, zone: tzinfo | int | None
 
 def preview_intervals(
     state: dict, now: datetime, *, desired_retention: float = DEFAULT_DESIRED_RETENTION,
-    zone: tzinfo | int | None = None,
+    maximum_interval_days: int = MAXIMUM_INTERVAL_DAYS, zone: tzinfo | int | None = None,
 ) -> dict[int, timedelta]:
     """For each rating 1..4, the interval fsrs gives if rated so at ``now`` (its label: a
-    review ends at the start of a study day, see review); ``zone`` as for review."""
+    review ends at the start of a study day, see review); the settings and ``zone`` as for
+    review."""
     moment = canonicalize_utc(now)
-    scheduler = _build_scheduler(desired_retention)
+    scheduler = _build_scheduler(desired_retention, maximum_interval_days)
     card = _count_in_study_days(_card_from_state(state), moment, zone)
     answers = _answer_each_rating(scheduler, card, moment, None)
     return {rating: reviewed.due - moment for rating, (reviewed, _) in answers.items()}
@@ -211,8 +252,10 @@ def _answer_each_rating(scheduler: Scheduler, card: Card, moment: datetime,
         if reviewed.due - moment < timedelta(days=1):
             continue  # a learning step (minutes): the steps keep their own order
         days = (reviewed.due - moment).days  # whole days: fuzzing is off
-        if previous_days is not None and days <= previous_days < MAXIMUM_INTERVAL_DAYS:
-            days = previous_days + 1  # never past fsrs's maximum interval (equal there)
+        if previous_days is not None and days <= previous_days and (
+                days < scheduler.maximum_interval):
+            # Never past the maximum interval: at it, two buttons are equal.
+            days = min(previous_days + 1, scheduler.maximum_interval)
             reviewed = copy(reviewed)
             reviewed.due = moment + timedelta(days=days)
             answers[rating] = (reviewed, log)

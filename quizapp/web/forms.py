@@ -29,6 +29,7 @@ from wtforms.validators import (
 from quizapp import srs
 from quizapp.services.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MIN
 from quizapp.services.settings import (
+    MAXIMUM_INTERVAL_RANGE,
     NEW_PER_DAY_RANGE,
     RETENTION_RANGE,
     REVIEWS_PER_DAY_RANGE,
@@ -182,6 +183,15 @@ def stop_if_unreadable(_form: FlaskForm, field) -> None:
         raise StopValidation()
 
 
+def keep_if_not_posted(_form: FlaskForm, field) -> None:
+    """A field missing from the post (a page opened before the setting existed, a script)
+    keeps the stored value instead of being refused as empty; a field posted empty is
+    still refused."""
+    if not field.raw_data:
+        field.data = field.object_data
+        raise StopValidation()
+
+
 def stop_if_retention_not_finite(_form: FlaskForm, field) -> None:
     """NaN and Infinity read as Decimals; comparing a signaling NaN ("sNaN") with the range's
     bounds raises instead of failing, so they are refused before NumberRange sees them."""
@@ -200,6 +210,11 @@ class SettingsForm(FlaskForm):
         stop_if_unreadable, InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
     reviews_per_day = NumberField("Reviews per day", validators=[
         stop_if_unreadable, InputRequired(), NumberRange(*REVIEWS_PER_DAY_RANGE)])
+    maximum_interval_days = NumberField("Maximum interval, in days", validators=[
+        keep_if_not_posted, stop_if_unreadable, InputRequired(),
+        NumberRange(*MAXIMUM_INTERVAL_RANGE)])
+    # Not a setting: what this one save does to the dues already set (moved_message says what).
+    bring_forward = BooleanField("Also bring forward what is scheduled later than that")
     # Any zone the server knows is taken (study.js may pick an alias a browser reports, such
     # as "Asia/Calcutta"), so the choices only offer; validate_time_zone decides.
     time_zone = SelectField("Time zone", validate_choice=False, validators=[InputRequired()])

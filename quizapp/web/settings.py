@@ -1,4 +1,4 @@
-"""Settings area: desired retention, daily limits, day boundary, shortcuts, and the password."""
+"""Settings area: retention, longest interval, daily limits, day boundary, keys, password."""
 
 from __future__ import annotations
 
@@ -67,10 +67,27 @@ def describe_merge(merged: MergedSettings) -> str:
     return text
 
 
+def describe_moved(moved: int, days: int) -> str:
+    """What bringing the dues forward did, for the confirmation."""
+    limit = format_interval_days(days)
+    if not moved:
+        return f"No item was scheduled later than {limit} after its last review."
+    items = "1 item" if moved == 1 else f"{moved} items"
+    return (f"{items} scheduled later than {limit} after {'its' if moved == 1 else 'their'} "
+            f"last review now {'comes' if moved == 1 else 'come'} back by then (or now, "
+            "if that day has passed).")
+
+
+def format_interval_days(days: int) -> str:
+    return f"{days} day{'' if days == 1 else 's'}"
+
+
 def format_setting(settings: StudySettings, name: str) -> str:
     value = getattr(settings, name)
     if isinstance(value, bool):
         return "on" if value else "off"
+    if name == "maximum_interval_days":
+        return format_interval_days(value)
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
@@ -94,16 +111,20 @@ def index():
         base = shown or current  # a page without them: every field as posted, as before
         submitted = StudySettings(
             float(form.desired_retention.data), form.new_per_day.data, form.reviews_per_day.data,
-            form.time_zone.data, form.chosen_shortcuts(base.keyboard_shortcuts))
+            form.maximum_interval_days.data, form.time_zone.data, form.chosen_shortcuts(base.keyboard_shortcuts))
         try:
             account = accounts.load_account(db.session, current_user.id)
             merged = merge_settings(base, submitted, read_settings(account))
-            update_settings(db.session, account, merged.settings)
+            moved = update_settings(db.session, account, merged.settings,
+                                    bring_forward=form.bring_forward.data)
         except ServiceError as exc:
             form.desired_retention.errors = [exc.message]
             return render_settings_page(form, PasswordForm(formdata=None), 400,
                                         form.shown_settings.data if shown else None)
-        flash(describe_merge(merged), "success")
+        message = describe_merge(merged)
+        if form.bring_forward.data:
+            message += " " + describe_moved(moved, merged.settings.maximum_interval_days)
+        flash(message, "success")
         return redirect(url_for("settings.index"), 303)
     # A refused form keeps the settings it was first shown with, for the merge once corrected.
     return render_settings_page(form, PasswordForm(formdata=None),

@@ -256,6 +256,26 @@ def test_accounts_from_before_keep_their_keyboard_shortcuts_on(empty_app):
         assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 1
 
 
+def test_accounts_from_before_keep_the_old_fixed_maximum_interval(empty_app):
+    """Every account arrives with 36500 days, the cap the scheduler had fixed, so no schedule
+    changes; in place, so no review cascades away; a downgrade drops it and keeps the rest."""
+    upgrade(directory=MIGRATIONS, revision="1f7b3d9e5a20")
+    with db.engine.begin() as conn:
+        inserted, counter = {}, [0]
+        for _ in range(2):  # two users, each with a review and a review state
+            insert_sample_rows(conn, inserted, counter)
+    upgrade(directory=MIGRATIONS, revision="3a6d8f1c2b94")
+    with db.engine.begin() as conn:
+        assert conn.execute(sa.text(
+            'SELECT maximum_interval_days FROM "user"')).scalars().all() == [36500, 36500]
+        assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 2
+    downgrade(directory=MIGRATIONS, revision="1f7b3d9e5a20")
+    columns = {column["name"] for column in sa.inspect(db.engine).get_columns("user")}
+    assert "maximum_interval_days" not in columns and "keyboard_shortcuts" in columns
+    with db.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 2
+
+
 def start_upgrade(instance: Path, database_url: str) -> subprocess.Popen:
     """`quizapp db upgrade` in a fresh process, as the Dockerfile's start script runs it."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("QUIZAPP_")}

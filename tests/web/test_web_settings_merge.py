@@ -28,6 +28,8 @@ def save(client, page: str, **changed: str):
              "new_per_day": re.search(r'id="new_per_day"[^>]*value="([^"]+)"', page).group(1),
              "reviews_per_day": re.search(r'id="reviews_per_day"[^>]*value="([^"]+)"',
                                           page).group(1),
+             "maximum_interval_days": re.search(
+                 r'id="maximum_interval_days"[^>]*value="([^"]+)"', page).group(1),
              "time_zone": re.search(r'<option selected value="([^"]+)"', page).group(1),
              "keyboard_shortcuts_shown": "1", "keyboard_shortcuts": "y"}
     return client.post("/settings", data={
@@ -39,7 +41,7 @@ def stored(app) -> tuple:
     with app.app_context():
         user = db.session.scalar(select(User).where(User.username == "sam"))
         return (user.desired_retention, user.new_per_day, user.reviews_per_day, user.time_zone,
-                user.keyboard_shortcuts)
+                user.keyboard_shortcuts, user.maximum_interval_days)
 
 
 def test_an_older_tab_keeps_what_another_tab_saved(app, client, bank):
@@ -58,6 +60,19 @@ def test_an_older_tab_keeps_what_another_tab_saved(app, client, bank):
     assert ("Kept what another tab or device saved after this page was opened: "
             "New items per day 5, Time zone Asia/Tokyo.") in page
     assert "Yours replaced" not in page
+
+
+def test_an_older_tab_keeps_the_maximum_interval_another_tab_saved(app, client, bank):
+    register(client, "sam")
+    tab_b = app.test_client()
+    login(tab_b, "sam")
+    tab_a_page = open_settings(client)
+    assert save(tab_b, open_settings(tab_b), maximum_interval_days="30").status_code == 303
+    assert save(client, tab_a_page, reviews_per_day="150").status_code == 303
+    assert stored(app)[2] == 150 and stored(app)[5] == 30
+    page = client.get("/settings").text
+    assert ("Kept what another tab or device saved after this page was opened: "
+            "Maximum interval 30 days.") in page
 
 
 def test_a_setting_changed_on_both_takes_this_pages_value_and_says_so(app, client, bank):
