@@ -481,7 +481,7 @@ def test_history_shows_times_on_the_users_own_clock(app, client, bank, clock):
     """START is 09:00 UTC; a user at UTC-05:30 sees 03:30, and the column says which zone."""
     register(client, "sam")
     rate_current(client, 3)  # Good on a new card: due again 10 minutes later
-    row = re.compile(r"<td class=\"nowrap\">(\d{4}-\d\d-\d\d \d\d:\d\d)</td>")
+    row = re.compile(r"<td class=\"nowrap\"[^>]*>(\d{4}-\d\d-\d\d \d\d:\d\d)</td>")
     page = client.get("/study/history").text
     assert "When (UTC)" in page and row.findall(page) == ["2025-03-03 09:00", "2025-03-03 09:10"]
     set_offset = post_settings(client, time_zone="UTC-05:30")
