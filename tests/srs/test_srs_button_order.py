@@ -3,31 +3,16 @@ rating given is scheduled as its button said, and fsrs's own result stands where
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from fsrs import Card, Rating
+from srs_histories import generated_histories
 
 from quizapp.srs import scheduling
 from quizapp.srs.rating import EASY, GOOD, HARD, RATINGS
 
 DAY = timedelta(days=1)
-
-
-def generated_histories(seed: int, count: int):
-    """(state, now, retention) after random ratings at random gaps (minutes to months)."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        retention = rng.choice((0.7, 0.8, 0.9, 0.95, 0.99))
-        now = datetime(2026, 1, 1, 9, tzinfo=UTC) + timedelta(minutes=rng.randint(0, 10**6))
-        state = scheduling.new_state(now)
-        for _ in range(rng.randint(0, 8)):
-            now += rng.choice((timedelta(minutes=rng.randint(1, 30)),
-                               timedelta(days=rng.randint(1, 90))))
-            state = scheduling.review(state, rng.choice(tuple(RATINGS)), now,
-                                      desired_retention=retention).state
-        yield state, now + timedelta(minutes=rng.randint(1, 10**5)), retention
 
 
 def fsrs_alone(state: dict, now: datetime, retention: float) -> dict[int, timedelta]:
@@ -41,7 +26,7 @@ def fsrs_alone(state: dict, now: datetime, retention: float) -> dict[int, timede
 @pytest.mark.parametrize("seed", range(4))
 def test_day_long_buttons_are_a_day_apart_at_least_and_rated_as_shown(seed):
     mended = 0
-    for state, now, retention in generated_histories(seed, 150):
+    for state, now, retention, _ in generated_histories(seed, 150):
         shown = scheduling.preview_intervals(state, now, desired_retention=retention)
         raw = fsrs_alone(state, now, retention)
         days = [shown[r] for r in (HARD, GOOD, EASY) if shown[r] >= DAY]

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from fsrs import Card, Rating, Scheduler
+from srs_histories import generated_histories
 
 from quizapp.srs import scheduling
 from quizapp.srs.rating import AGAIN, EASY, GOOD, HARD, RATINGS
@@ -17,23 +18,6 @@ from quizapp.srs.study_day import compute_day_start_after
 DAY = timedelta(days=1)
 CAPS = (1, 2, 3, 7, 30, 90, 365)
 BERLIN = ZoneInfo("Europe/Berlin")
-
-
-def generated_histories(seed: int, count: int):
-    """(state, now, retention, cap) after random ratings at random gaps, each history
-    scheduled under its own cap throughout."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        retention, cap = rng.choice((0.7, 0.8, 0.9, 0.95, 0.99)), rng.choice(CAPS)
-        now = datetime(2026, 1, 1, 9, tzinfo=UTC) + timedelta(minutes=rng.randint(0, 10**6))
-        state = scheduling.new_state(now)
-        for _ in range(rng.randint(0, 10)):
-            now += rng.choice((timedelta(minutes=rng.randint(1, 30)),
-                               timedelta(days=rng.randint(1, 90))))
-            state = scheduling.review(state, rng.choice(tuple(RATINGS)), now,
-                                      desired_retention=retention,
-                                      maximum_interval_days=cap).state
-        yield state, now + timedelta(minutes=rng.randint(1, 10**5)), retention, cap
 
 
 def fsrs_capped(state: dict, now: datetime, retention: float, cap: int) -> dict[int, Card]:
@@ -50,7 +34,7 @@ def fsrs_capped(state: dict, now: datetime, retention: float, cap: int) -> dict[
 @pytest.mark.parametrize("seed", range(3))
 def test_no_rating_waits_longer_than_the_cap_and_fsrs_agrees(seed):
     capped = 0
-    for state, now, retention, cap in generated_histories(seed, 200):
+    for state, now, retention, cap in generated_histories(seed, 200, caps=CAPS, most_ratings=10):
         shown = scheduling.preview_intervals(state, now, desired_retention=retention,
                                              maximum_interval_days=cap)
         uncapped = scheduling.preview_intervals(state, now, desired_retention=retention)
@@ -116,7 +100,7 @@ def test_both_ends_of_the_range_are_taken(days):
 def test_capping_a_stored_due_moves_only_the_due_and_only_past_the_cap(zone):
     rng = random.Random(7)
     moved = kept = 0
-    for state, now, retention, _ in generated_histories(11, 300):
+    for state, now, retention, _ in generated_histories(11, 300, caps=CAPS, most_ratings=10):
         if rng.random() < 0.5:  # most generated states are already within their own cap
             state = scheduling.review(state, EASY, now, desired_retention=retention,
                                       zone=zone).state

@@ -238,40 +238,36 @@ def test_review_ids_are_not_handed_out_again_after_the_upgrade(empty_app):
     assert schema_differences() == []
 
 
-def test_accounts_from_before_keep_their_keyboard_shortcuts_on(empty_app):
-    """The column arrives on for every account, in place: no user row is rebuilt, so no review
-    cascades away; downgrading drops it again and keeps the rest."""
-    upgrade(directory=MIGRATIONS, revision="b8f4d2e6a1c3")
-    with db.engine.begin() as conn:
-        insert_sample_rows(conn, {}, [0])  # one user, with a review and a review state
-    upgrade(directory=MIGRATIONS, revision="f6b1d3a8c2e7")
-    with db.engine.begin() as conn:
-        assert conn.execute(sa.text(
-            'SELECT keyboard_shortcuts FROM "user"')).scalars().all() == [True]
-        assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 1
-    downgrade(directory=MIGRATIONS, revision="b8f4d2e6a1c3")
-    columns = {column["name"] for column in sa.inspect(db.engine).get_columns("user")}
-    assert "keyboard_shortcuts" not in columns and "time_zone" in columns
-    with db.engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 1
+# A column added to "user" with a server default, in place (plain ALTER TABLE): (revision
+# before, its own revision, the column, what every account from before gets, a column the
+# downgrade keeps). Batch mode would rebuild "user", and its reviews would cascade away.
+USER_COLUMNS_ADDED = [
+    # Shortcuts arrive on for every account, as they were before the setting.
+    ("b8f4d2e6a1c3", "f6b1d3a8c2e7", "keyboard_shortcuts", True, "time_zone"),
+    # 36500 days, the cap the scheduler had fixed, so no schedule changes.
+    ("1f7b3d9e5a20", "3a6d8f1c2b94", "maximum_interval_days", 36500, "keyboard_shortcuts"),
+]
 
 
-def test_accounts_from_before_keep_the_old_fixed_maximum_interval(empty_app):
-    """Every account arrives with 36500 days, the cap the scheduler had fixed, so no schedule
-    changes; in place, so no review cascades away; a downgrade drops it and keeps the rest."""
-    upgrade(directory=MIGRATIONS, revision="1f7b3d9e5a20")
+@pytest.mark.parametrize(("before", "revision", "column", "value", "kept"), USER_COLUMNS_ADDED,
+                         ids=[added[2] for added in USER_COLUMNS_ADDED])
+def test_a_user_column_arrives_set_for_accounts_from_before_and_goes_again(
+        empty_app, before, revision, column, value, kept):
+    """Every account gets the value, no review cascades away; a downgrade drops the column
+    and keeps the rest."""
+    upgrade(directory=MIGRATIONS, revision=before)
     with db.engine.begin() as conn:
         inserted, counter = {}, [0]
         for _ in range(2):  # two users, each with a review and a review state
             insert_sample_rows(conn, inserted, counter)
-    upgrade(directory=MIGRATIONS, revision="3a6d8f1c2b94")
+    upgrade(directory=MIGRATIONS, revision=revision)
     with db.engine.begin() as conn:
         assert conn.execute(sa.text(
-            'SELECT maximum_interval_days FROM "user"')).scalars().all() == [36500, 36500]
+            f'SELECT {column} FROM "user"')).scalars().all() == [value, value]
         assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 2
-    downgrade(directory=MIGRATIONS, revision="1f7b3d9e5a20")
-    columns = {column["name"] for column in sa.inspect(db.engine).get_columns("user")}
-    assert "maximum_interval_days" not in columns and "keyboard_shortcuts" in columns
+    downgrade(directory=MIGRATIONS, revision=before)
+    names = {entry["name"] for entry in sa.inspect(db.engine).get_columns("user")}
+    assert column not in names and kept in names
     with db.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM review")).scalar_one() == 2
 
