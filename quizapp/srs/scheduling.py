@@ -25,7 +25,7 @@ LEARNING_STEPS = (timedelta(minutes=1), timedelta(minutes=10))
 RELEARNING_STEPS = (timedelta(minutes=10),)
 # The longest wait between two reviews, in days: the default, and the range a user may set
 # (Anki's "Maximum interval", whose default and upper bound are the same 100 years). A lower cap
-# brings every item back within that many days, e.g. before an interview on a known date.
+# brings every item back within that many days of its last review, e.g. before an interview.
 MAXIMUM_INTERVAL_DAYS = 36500
 MAXIMUM_INTERVAL_RANGE = (1, 36500)
 

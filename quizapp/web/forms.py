@@ -213,7 +213,8 @@ class SettingsForm(FlaskForm):
     maximum_interval_days = NumberField("Maximum interval, in days", validators=[
         keep_if_not_posted, stop_if_unreadable, InputRequired(),
         NumberRange(*MAXIMUM_INTERVAL_RANGE)])
-    # Not a setting: what this one save does to the dues already set (moved_message says what).
+    # Not a setting: what this one save does to the dues already set (web.settings.describe_moved
+    # words the outcome).
     bring_forward = BooleanField("Also bring forward what is scheduled later than that")
     # Any zone the server knows is taken (study.js may pick an alias a browser reports, such
     # as "Asia/Calcutta"), so the choices only offer; validate_time_zone decides.

@@ -111,7 +111,8 @@ def index():
         base = shown or current  # a page without them: every field as posted, as before
         submitted = StudySettings(
             float(form.desired_retention.data), form.new_per_day.data, form.reviews_per_day.data,
-            form.maximum_interval_days.data, form.time_zone.data, form.chosen_shortcuts(base.keyboard_shortcuts))
+            form.maximum_interval_days.data, form.time_zone.data,
+            form.chosen_shortcuts(base.keyboard_shortcuts))
         try:
             account = accounts.load_account(db.session, current_user.id)
             merged = merge_settings(base, submitted, read_settings(account))
