@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from datetime import UTC, tzinfo
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import and_, bindparam, case, select, update
 from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import ReviewState, User
 from quizapp.services.errors import ServiceError
+from quizapp.services.study_items import ITEM, OFFERED, select_suspended
 
 RETENTION_RANGE = srs.DESIRED_RETENTION_RANGE  # what the scheduler itself accepts
 NEW_PER_DAY_RANGE = (0, 999)
@@ -115,7 +116,8 @@ def update_settings(session: Session, user: User, settings: StudySettings, *,
                     bring_forward: bool = False) -> int:
     """Save ``settings``; with ``bring_forward``, also move every item the user has in Review
     that is due later than the maximum interval after its last review to that day (Anki's
-    "Reschedule cards on change", for this one setting). Returns how many were moved."""
+    "Reschedule cards on change", for this one setting). Returns how many of those moved the
+    study pages offer and the user has not suspended: the ones that now come back by then."""
     validate_settings(settings, kept_zone=user.time_zone)
     user.desired_retention = round(settings.desired_retention, 3)
     user.new_per_day = settings.new_per_day
@@ -132,7 +134,13 @@ def update_settings(session: Session, user: User, settings: StudySettings, *,
 
 
 _STATE = ReviewState.__table__
-_SCHEDULED = (select(_STATE.c.id, _STATE.c.version, _STATE.c.state)
+# Whether the study pages will show the item again, as Stats counts it "in review": an item
+# that left the bank or that the user suspended is moved too (it keeps the cap if it returns)
+# but not counted as coming back.
+_COMES_BACK = case((and_(OFFERED, ~select_suspended(bindparam("user_id"))), 1), else_=0)
+_SCHEDULED = (select(_STATE.c.id, _STATE.c.version, _STATE.c.state,
+                     _COMES_BACK.label("comes_back"))
+              .select_from(_STATE.join(ITEM, _STATE.c.item_id == ITEM.c.id))
               .where(_STATE.c.user_id == bindparam("user_id"), _STATE.c.learning.is_(False)))
 _MOVE_DUE = (update(_STATE)
              .where(_STATE.c.id == bindparam("row_id"), _STATE.c.version == bindparam("seen"))
@@ -142,13 +150,15 @@ _MOVE_DUE = (update(_STATE)
 def bring_forward_dues(session: Session, user_id: int, maximum_interval_days: int,
                        zone: tzinfo) -> int:
     """Cap the dues already scheduled (srs.cap_state_due), not committed. Each row moves only
-    if no rating changed it since it was read (its version), as a rating's own write is."""
+    if no rating changed it since it was read (its version), as a rating's own write is.
+    Returns how many moved among the items that come back (see update_settings)."""
     moved = 0
     for row in session.connection().execute(_SCHEDULED, {"user_id": user_id}).all():
         capped = srs.cap_state_due(row.state, maximum_interval_days, zone)
         if capped is not None:
             state, due = capped
-            moved += session.connection().execute(_MOVE_DUE, {
+            changed = session.connection().execute(_MOVE_DUE, {
                 "row_id": row.id, "seen": row.version, "new_state": state,
                 "new_due": due}).rowcount
+            moved += changed if row.comes_back else 0
     return moved

@@ -6,12 +6,12 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from webtest_support import SETTINGS, csrf_token, post_settings, rate_current, register
 
 from quizapp import srs
 from quizapp.extensions import db
-from quizapp.models import ReviewState, User
+from quizapp.models import Item, ReviewState, User
 
 INTERVAL_RE = re.compile(
     r'<button[^>]*name="rating" value="(\d)"[^>]*>\s*<span class="rate-label">[^<]*</span>\s*'
@@ -159,3 +159,27 @@ def test_bringing_forward_leaves_another_users_schedule_alone(app, client, bank,
         tess = db.session.scalar(select(User).where(User.username == "tess"))
         assert {row.id: row.due for row in db.session.scalars(
             select(ReviewState).where(ReviewState.user_id == tess.id))} == tess_before
+
+
+def test_the_count_brought_forward_is_of_items_that_come_back(app, client, bank, clock):
+    """The message counts what Stats has in review: not an item that left the bank (it never
+    comes back) nor one the user suspended (it comes back only once resumed). Both are still
+    moved, so they keep the cap if they return. It counted all six as coming back by then."""
+    register(client, "sam")
+    rated = rate_every_new_card_easy(client)
+    with app.app_context():
+        db.session.execute(update(Item).where(Item.key == "alpha-stride").values(retired=True))
+        db.session.commit()
+        suspended = db.session.scalar(select(Item.id).where(Item.key == "beta-view"))
+    page = client.get("/questions").text
+    assert client.post("/study/suspend", data={"csrf_token": csrf_token(page),
+                                               "item_id": str(suspended)}).status_code == 303
+    assert "<span class=\"stat-number\">4</span><span class=\"stat-label\">in review" in (
+        client.get("/study/stats").text)
+    post_settings(client, maximum_interval_days="3", bring_forward="y")
+    assert ("4 items scheduled later than 3 days after their last review now come back by "
+            "then" in client.get("/settings").text)
+    utc = srs.compute_zone("UTC")
+    dues = stored_dues(app)
+    assert len(dues) == rated
+    assert all(due == srs.compute_day_start_after(last, 3, utc) for due, _, last in dues.values())
