@@ -412,3 +412,36 @@ def test_on_a_small_phone_the_filters_fold_so_the_list_starts_on_the_first_scree
         page.goto(f"{base}/questions?level=middle")
         assert not page.locator("summary.filters-summary").is_visible()
         assert page.locator("select[name=level]").is_visible()
+
+
+@pytest.mark.parametrize("font", [24, 32])
+def test_with_larger_text_no_page_scrolls_sideways_on_a_small_phone(browser, base, font):
+    """WCAG 1.4.10 (reflow at 320 px) with the browser's text at 150% and 200%: the menu's
+    links stayed on one line and made every page 384 px wide at 24 px."""
+    page = new_page(browser, "light", {"width": 320, "height": 640})
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Page.setFontSizes", {"fontSizes": {"standard": font}})
+    too_wide = {}
+
+    def measure(label: str) -> None:
+        if (width := page_width(page)) > 320:
+            too_wide[label] = f"{width} px, {page.evaluate(WIDEST_JS)}"
+
+    for path in ANONYMOUS_PAGES:
+        page.goto(base + path)
+        assert page.evaluate("getComputedStyle(document.documentElement).fontSize") == f"{font}px"
+        measure(path)
+    register_in_browser(page, base, f"large-text-{font}")
+    for path in ACCOUNT_PAGES:
+        page.goto(base + path)
+        measure("(logged in) " + path)
+    page.context.close()
+    assert too_wide == {}, "\n".join(f"{path}: {why}" for path, why in too_wide.items())
+
+
+# The innermost elements reaching past the screen's right edge: what widens a page.
+WIDEST_JS = """() => [...document.querySelectorAll('body *')]
+  .filter((e) => e.checkVisibility() && e.getBoundingClientRect().right > innerWidth + 1
+          && ![...e.children].some((c) => c.getBoundingClientRect().right > innerWidth + 1))
+  .slice(0, 3).map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`
+                          + ` ${(e.textContent || '').trim().slice(0, 30)}`)"""
