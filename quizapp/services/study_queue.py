@@ -5,26 +5,25 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, bindparam, exists, func, literal, select
 from sqlalchemy.orm import Session
 
 from quizapp import srs
-from quizapp.models import Item, Review, ReviewState, User
+from quizapp.models import User
+from quizapp.services.queue_statements import (
+    COUNTS,
+    FIRST_DUE,
+    FIRST_DUE_LEARNING,
+    FIRST_NEW,
+    NEXT_DUE,
+    NEXT_DUE_LEARNING,
+)
 from quizapp.services.settings import compute_user_zone
 from quizapp.services.study_items import (
-    ITEM,
-    ITEM_COLUMNS,
-    ITEM_JOIN,
-    OFFERED,
-    STATE,
-    STATE_COLUMNS,
-    SUSPENSION,
     ItemState,
     StudyItem,
     compute_item_state,
     compute_study_item,
     load_card_and_state,
-    select_suspended,
 )
 from quizapp.services.suspensions import is_suspended
 
@@ -76,96 +75,8 @@ class QueueView:
     # ago: a person studying across 04:00 is told why Undo went (Anki's survives the rollover).
     closed_review_at: datetime | None = None
     suspended: bool = False  # the item shown is one the user suspended (chosen out of turn)
+    learning_later: int = 0  # in learning steps, due later today (not yet in due_left)
 
-
-# The queue's statements are built once with bind parameters: every study page runs them, and
-# building SQLAlchemy statements costs more than executing these small indexed queries.
-# Counting and filtering use the item table itself: the Item entity would bring its card and
-# skill joins (with_polymorphic) into queries that read no card or skill column.
-_USER, _NOW, _UNTIL, _DAY_START = (bindparam("user_id"), bindparam("now"), bindparam("until"),
-                                   bindparam("day_start"))
-_ITEM, _REVIEW = Item.__table__, Review.__table__
-_SEEN = exists().where(ReviewState.user_id == _USER, ReviewState.item_id == _ITEM.c.id)
-# Suspended items are left out of every statement below: a probe of their (user_id, item_id) key.
-_NOT_SUSPENDED = ~select_suspended(_USER)
-
-
-def _count_reviews_today(flag=None):
-    """Today's ratings with ``flag`` set: was_new (the new-item limit) or was_review (the review
-    limit; learning steps count toward neither, as in Anki); every rating without a flag."""
-    query = (select(func.count()).select_from(Review)
-             .where(Review.user_id == _USER, Review.reviewed_at >= _DAY_START))
-    return (query if flag is None else query.where(flag.is_(True))).scalar_subquery()
-
-
-def _count_due(*, learning_only: bool):
-    query = (select(func.count()).select_from(ReviewState)
-             .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-             .where(ReviewState.user_id == _USER, ReviewState.due <= _NOW,
-                    OFFERED, _NOT_SUSPENDED))
-    if learning_only:
-        query = query.where(ReviewState.learning.is_(True))
-    return query.scalar_subquery()
-
-
-# The user's latest review, read once: its id from the (user_id, id) index, then that row and
-# its item's title by primary key (aliases, so the counts' own subqueries stay uncorrelated).
-# Undo takes it back; the study page confirms it. COUNTS stays one row for a user with no
-# review yet: a constant row, left-joined to it.
-_LATEST_REVIEW_ID = (select(_REVIEW.c.id).where(_REVIEW.c.user_id == _USER)
-                     .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery())
-_LATEST, _LATEST_ITEM = _REVIEW.alias("latest_review"), _ITEM.alias("latest_item")
-# The item's state now is the one that rating made (it is the user's latest): whether it left
-# the item in learning steps, or in Review with a day-long interval.
-_LATEST_STATE, _LATEST_OUT = STATE.alias("latest_state"), SUSPENSION.alias("latest_suspension")
-_LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
-                .outerjoin(_LATEST, _LATEST.c.id == _LATEST_REVIEW_ID)
-                .outerjoin(_LATEST_ITEM, _LATEST_ITEM.c.id == _LATEST.c.item_id)
-                .outerjoin(_LATEST_STATE, and_(_LATEST_STATE.c.user_id == _USER,
-                                               _LATEST_STATE.c.item_id == _LATEST.c.item_id))
-                .outerjoin(_LATEST_OUT, and_(_LATEST_OUT.c.user_id == _USER,
-                                             _LATEST_OUT.c.item_id == _LATEST.c.item_id)))
-
-
-COUNTS = select(
-    _count_reviews_today(Review.was_new).label("new_done"),
-    _count_reviews_today(Review.was_review).label("reviews_done"),
-    _count_reviews_today().label("rated"),
-    _count_due(learning_only=False).label("due"),
-    _count_due(learning_only=True).label("due_learning"),
-    # New = active items minus the active items this user has a state for: two index counts,
-    # instead of probing the user's states once per item in the bank; and minus the unrated
-    # ones the user suspended (read from their suspensions).
-    (select(func.count()).select_from(_ITEM).where(OFFERED).scalar_subquery()
-     - select(func.count()).select_from(ReviewState)
-     .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-     .where(ReviewState.user_id == _USER, OFFERED).scalar_subquery()
-     - select(func.count()).select_from(SUSPENSION.join(_ITEM, SUSPENSION.c.item_id == _ITEM.c.id))
-     .where(SUSPENSION.c.user_id == _USER, OFFERED, ~_SEEN).scalar_subquery())
-    .label("new"),
-    _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
-    _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
-    _LATEST.c.due_after.label("last_review_due"), _LATEST_ITEM.c.title.label("last_review_title"),
-    _LATEST_ITEM.c.retired.label("last_review_retired"),
-    _LATEST_STATE.c.learning.label("last_review_learning"),
-    _LATEST_OUT.c.item_id.label("last_review_suspended"),
-).select_from(_LATEST_FROM)
-# The first due state and its item, in one indexed lookup on (user_id, due, id).
-FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
-             .select_from(ITEM_JOIN.join(STATE, STATE.c.item_id == ITEM.c.id))
-             .where(STATE.c.user_id == _USER, STATE.c.due <= _UNTIL, OFFERED, _NOT_SUSPENDED)
-             .order_by(STATE.c.due, STATE.c.id).limit(1))
-# The same, among items in learning steps: what is shown once the review limit is used up.
-FIRST_DUE_LEARNING = FIRST_DUE.where(STATE.c.learning.is_(True))
-# The first new item is found on the item table alone, then read with its card or skill row:
-# sorting the card-joined rows would read every unseen card's text to keep one.
-_FIRST_NEW_ID = (select(_ITEM.c.id).where(OFFERED, ~_SEEN, _NOT_SUSPENDED)
-                 .order_by(_ITEM.c.new_order, _ITEM.c.id).limit(1)
-                 .correlate(None).scalar_subquery())
-FIRST_NEW = select(*ITEM_COLUMNS).select_from(ITEM_JOIN).where(ITEM.c.id == _FIRST_NEW_ID)
-NEXT_DUE = (select(func.min(ReviewState.due)).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-            .where(ReviewState.user_id == _USER, OFFERED, _NOT_SUSPENDED))
-NEXT_DUE_LEARNING = NEXT_DUE.where(ReviewState.learning.is_(True))
 
 UNDO_CLOSED_NOTE = timedelta(hours=2)
 
@@ -175,6 +86,7 @@ class QueueCounts:
     today: TodayCounts
     due: int  # due now, before the daily limit
     due_learning: int  # of those, in learning steps (never held by the review limit)
+    learning_later: int  # in learning steps, due later today
     new: int  # never seen, before the daily limit
     last_review: LastReview | None  # the latest rating, if it was made today
     day_start: datetime  # when the user's today began
@@ -188,7 +100,7 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     # Core statements go to the session's connection (same transaction): the ORM layer of
     # Session.execute has nothing to do for them and costs as much as the query itself.
     row = session.connection().execute(
-        COUNTS, {"user_id": user.id, "now": now, "day_start": start}).one()
+        COUNTS, {"user_id": user.id, "now": now, "day_start": start, "next_day": next_day}).one()
     last = None
     # An earlier day's rating is not offered for Undo: the status bar would report it as just
     # made, and "u" would reach back into days already closed.
@@ -201,7 +113,8 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     if row.last_review_id is not None and start > row.last_review_at > now - UNDO_CLOSED_NOTE:
         closed = row.last_review_at
     return QueueCounts(TodayCounts(row.new_done, row.reviews_done, row.rated), row.due,
-                       row.due_learning, row.new, last, start, next_day, closed)
+                       row.due_learning, row.learning_later, row.new, last, start, next_day,
+                       closed)
 
 
 def select_first_due(session: Session, user: User, until: datetime, *,
@@ -292,7 +205,8 @@ def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
     new_total = min(new_left, counts.new)
     return QueueView(None, None, due_total, new_total, False, None, due_held,
                      counts.new - new_total, False, counts.next_day, counts.today,
-                     counts.last_review, counts.closed_review_at)
+                     counts.last_review, counts.closed_review_at,
+                     learning_later=counts.learning_later)
 
 
 def compute_chosen_card(session: Session, user: User, now: datetime, key: str) -> QueueView:

@@ -20,7 +20,7 @@ from webtest_support import (
 )
 
 from quizapp.extensions import db
-from quizapp.services import reviews, study_items, study_queue
+from quizapp.services import queue_statements, reviews, study_items
 from quizapp.services.bank_import import import_cards
 
 
@@ -108,7 +108,8 @@ def plan_db(app) -> sqlite3.Connection:
 def query_plan(connection: sqlite3.Connection, statement) -> list[str]:
     compiled = statement.compile(dialect=sqlite.dialect())
     values = {"user_id": 1, "item_id": 1, "now": "2025-01-01 00:00:00.000000",
-              "until": "2025-01-01 00:00:00.000000", "day_start": "2025-01-01 00:00:00.000000"}
+              "until": "2025-01-01 00:00:00.000000", "day_start": "2025-01-01 00:00:00.000000",
+              "next_day": "2025-01-02 04:00:00.000000"}
     arguments = [values.get(name, 1) for name in compiled.positiontup]
     rows = connection.execute("EXPLAIN QUERY PLAN " + str(compiled), arguments).fetchall()
     return [row[3] for row in rows]
@@ -118,7 +119,7 @@ def query_plan(connection: sqlite3.Connection, statement) -> list[str]:
 @pytest.mark.sqlite_only
 def test_per_user_lookups_use_indexes_and_never_sort_the_users_history(plan_db, name):
     """These run on every study request; their cost must not grow with the review history."""
-    modules = (study_queue, study_items, reviews)
+    modules = (queue_statements, study_items, reviews)
     statement = next(getattr(m, name) for m in modules if hasattr(m, name))
     plan = query_plan(plan_db, statement)
     assert plan
@@ -129,7 +130,7 @@ def test_per_user_lookups_use_indexes_and_never_sort_the_users_history(plan_db, 
 
 @pytest.mark.sqlite_only
 def test_the_latest_review_comes_from_the_user_and_id_index(plan_db):
-    plan = query_plan(plan_db, study_queue.COUNTS)
+    plan = query_plan(plan_db, queue_statements.COUNTS)
     assert any("review USING COVERING INDEX ix_review_user_id_id" in step for step in plan), plan
 
 
@@ -138,13 +139,14 @@ def test_the_latest_review_comes_from_the_user_and_id_index(plan_db):
 def test_postgresql_serves_the_per_user_lookups_from_indexes(app, name):
     """PostgreSQL's side of the check above. Its planner scans small tables whole, so sequential
     scans are priced out first: a table left with one means no index can serve the lookup."""
-    modules = (study_queue, study_items, reviews)
+    modules = (queue_statements, study_items, reviews)
     statement = next(getattr(m, name) for m in modules if hasattr(m, name))
     moment = datetime(2025, 1, 1, tzinfo=UTC)
     with app.app_context(), db.engine.connect() as conn:
         compiled = statement.compile(dialect=conn.dialect)
         values = compiled.construct_params({"user_id": 1, "item_id": 1, "now": moment,
-                                            "until": moment, "day_start": moment})
+                                            "until": moment, "day_start": moment,
+                                            "next_day": moment})
         conn.exec_driver_sql("SET enable_seqscan = off")
         plan = [row[0] for row in conn.exec_driver_sql("EXPLAIN " + compiled.string, values)]
     assert plan
