@@ -65,7 +65,8 @@ _LATEST_REVIEW_ID = (select(_REVIEW.c.id).where(_REVIEW.c.user_id == _USER)
                      .order_by(_REVIEW.c.id.desc()).limit(1).scalar_subquery())
 _LATEST, _LATEST_ITEM = _REVIEW.alias("latest_review"), _ITEM.alias("latest_item")
 # The item's state now is the one that rating made (it is the user's latest): whether it left
-# the item in learning steps, or in Review with a day-long interval.
+# the item in learning steps, or in Review with a day-long interval; and its due, which Settings'
+# bring-forward may have moved since (the review keeps the due the rating gave).
 _LATEST_STATE, _LATEST_OUT = STATE.alias("latest_state"), SUSPENSION.alias("latest_suspension")
 _LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
                 .outerjoin(_LATEST, _LATEST.c.id == _LATEST_REVIEW_ID)
@@ -95,7 +96,8 @@ COUNTS = select(
     .label("new"),
     _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
     _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
-    _LATEST.c.due_after.label("last_review_due"), _LATEST_ITEM.c.title.label("last_review_title"),
+    func.coalesce(_LATEST_STATE.c.due, _LATEST.c.due_after).label("last_review_due"),
+    _LATEST_ITEM.c.title.label("last_review_title"),
     _LATEST_ITEM.c.retired.label("last_review_retired"),
     _LATEST_STATE.c.learning.label("last_review_learning"),
     _LATEST_OUT.c.item_id.label("last_review_suspended"),

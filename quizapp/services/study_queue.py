@@ -41,8 +41,9 @@ class TodayCounts:
 
 @dataclass(frozen=True)
 class LastReview:
-    """The rating undo would take back: its id, the item's title, the rating and when it made
-    the item due again (the study page confirms a rating from this, not from a session flash)."""
+    """The rating undo would take back: its id, the item's title, the rating and when the item
+    is due again, as that rating or a bring-forward since set it (the study page confirms a
+    rating from this, not from a session flash)."""
 
     id: int
     item_id: int

@@ -183,3 +183,19 @@ def test_the_count_brought_forward_is_of_items_that_come_back(app, client, bank,
     dues = stored_dues(app)
     assert len(dues) == rated
     assert all(due == srs.compute_day_start_after(last, 3, utc) for due, _, last in dues.values())
+
+
+def test_the_study_pages_confirmation_follows_a_due_brought_forward(app, client, bank, clock):
+    """The line confirming the latest rating says when the item comes back now: after an Easy
+    rating (8 days) and a bring-forward to 3 days it said "comes back in 8 days" while the
+    question's page and Stats had it 3 days out."""
+    register(client, "sam")
+    page = client.get("/study").text
+    assert button_intervals(page)[4] == "8d"
+    assert rate_current(client, 4, page).status_code == 303
+    clock.advance(minutes=5)  # past the minute in which the line repeats the button's label
+    assert "comes back in 8 days." in client.get("/study").text
+    post_settings(client, maximum_interval_days="3", bring_forward="y")
+    page = client.get("/study").text
+    assert "comes back in 3 days." in page
+    assert "in 8 days" not in page
