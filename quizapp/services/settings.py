@@ -147,6 +147,15 @@ _MOVE_DUE = (update(_STATE)
              .values(state=bindparam("new_state"), due=bindparam("new_due")))
 
 
+def count_past_cap(session: Session, user_id: int, maximum_interval_days: int,
+                   zone: tzinfo) -> int:
+    """How many items that come back (see update_settings) are due later than the maximum
+    interval after their last review: what bring_forward_dues would move and count."""
+    rows = session.connection().execute(_SCHEDULED, {"user_id": user_id}).all()
+    return sum(1 for row in rows if row.comes_back
+               and srs.cap_state_due(row.state, maximum_interval_days, zone) is not None)
+
+
 def bring_forward_dues(session: Session, user_id: int, maximum_interval_days: int,
                        zone: tzinfo) -> int:
     """Cap the dues already scheduled (srs.cap_state_due), not committed. Each row moves only

@@ -15,6 +15,8 @@ from quizapp.services.settings import (
     SETTING_LABELS,
     MergedSettings,
     StudySettings,
+    compute_user_zone,
+    count_past_cap,
     merge_settings,
     read_settings,
     update_settings,
@@ -78,6 +80,16 @@ def describe_moved(moved: int, days: int) -> str:
             "if that day has passed).")
 
 
+def describe_left(left: int, days: int) -> str:
+    """After a lower cap saved without the box: the items it leaves due later, if any."""
+    if not left:
+        return ""
+    items = "1 item stays" if left == 1 else f"{left} items stay"
+    return (f" {items} due later than {format_interval_days(days)} after "
+            f"{'its' if left == 1 else 'their'} last review; tick “Also bring forward what is "
+            f"scheduled later than that” and save again to move {'it' if left == 1 else 'them'}.")
+
+
 def format_interval_days(days: int) -> str:
     return f"{days} day{'' if days == 1 else 's'}"
 
@@ -123,8 +135,12 @@ def index():
             return render_settings_page(form, PasswordForm(formdata=None), 400,
                                         form.shown_settings.data if shown else None)
         message = describe_merge(merged)
+        days = merged.settings.maximum_interval_days
         if form.bring_forward.data:
-            message += " " + describe_moved(moved, merged.settings.maximum_interval_days)
+            message += " " + describe_moved(moved, days)
+        elif days < current.maximum_interval_days:
+            message += describe_left(count_past_cap(db.session, account.id, days,
+                                                    compute_user_zone(account)), days)
         flash(message, "success")
         return redirect(url_for("settings.index"), 303)
     # A refused form keeps the settings it was first shown with, for the merge once corrected.

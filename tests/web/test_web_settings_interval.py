@@ -199,3 +199,22 @@ def test_the_study_pages_confirmation_follows_a_due_brought_forward(app, client,
     page = client.get("/study").text
     assert "comes back in 3 days." in page
     assert "in 8 days" not in page
+
+
+def test_lowering_the_cap_without_the_box_says_what_stays_later(app, client, bank, clock):
+    """Lowered without "Also bring forward", the save only said "Settings saved.": nothing told
+    a person two weeks before an interview that items stay due weeks out. It now counts them
+    and names the box; with nothing past the new cap, or the cap raised, it says nothing more."""
+    register(client, "sam")
+    rated = rate_every_new_card_easy(client)
+    before = stored_dues(app)
+    post_settings(client, maximum_interval_days="3")
+    page = client.get("/settings").text
+    assert (f"Settings saved. {rated} items stay due later than 3 days after their last "
+            "review; tick “Also bring forward what is scheduled later than that” and save "
+            "again to move them.") in page
+    assert stored_dues(app) == before
+    post_settings(client, maximum_interval_days="40")
+    assert "stay due later" not in client.get("/settings").text
+    post_settings(client, maximum_interval_days="30")
+    assert "Settings saved.</" in client.get("/settings").text.replace("\n", "")
