@@ -229,7 +229,7 @@ def build_copy_free_order(rng: PuzzleRng, level: str) -> Draft:
         notes.append(
             "Every call is a view, so nothing is copied."
             if at is None
-            else f"{code(tr.steps[at]['code'])} has to copy: {sentence(tr.steps[at]['why'])}"
+            else f"{code(tr.steps[at]['code'])} has to copy: {sentence(copy_reason(tr.steps[at]['why']))}"
         )
     builders = ",\n    ".join(f"lambda: {t}" for t in texts)
     tail = (
@@ -256,6 +256,13 @@ def build_copy_free_order(rng: PuzzleRng, level: str) -> Draft:
         concepts=("reshape", "view-rule", "performance", "transpose-permute"),
         traced=tuple(tr.expr for _, tr in options),
     )
+
+
+def copy_reason(why: str) -> str:
+    """A copying step's reason without its opening "flatten had to copy: ", which the note
+    that quotes it has already said."""
+    head, sep, rest = why.partition(" had to copy: ")
+    return rest if sep and " " not in head else why
 
 
 FAMILIES = (

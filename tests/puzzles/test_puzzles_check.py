@@ -208,3 +208,15 @@ def test_tampered_puzzle_gets_generic_feedback() -> None:
     puzzle["answer"] = [999, 1]
     result = check(puzzle, "(1, 999)")
     assert not result["correct"] and result["feedback"] == "The first two strides are swapped."
+
+
+def test_a_copying_option_says_it_copies_once() -> None:
+    """A wrong pick in "Which op order avoids a copy?" read "`.flatten(2, 3)` has to copy:
+    flatten had to copy: no strides can ...": the step's own reason repeated the verdict."""
+    for seed in SEEDS:
+        puzzle = generate("copy_free_order", "principal", seed)
+        for letter in LETTERS[:len(puzzle["choices"])]:
+            if letter == puzzle["answer"]:
+                continue
+            feedback = check(puzzle, letter)["feedback"]
+            assert feedback.count("to copy") == 1, (seed, letter, feedback)
