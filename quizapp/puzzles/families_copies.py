@@ -229,7 +229,8 @@ def build_copy_free_order(rng: PuzzleRng, level: str) -> Draft:
         notes.append(
             "Every call is a view, so nothing is copied."
             if at is None
-            else f"{code(tr.steps[at]['code'])} has to copy: {sentence(copy_reason(tr.steps[at]['why']))}"
+            else (f"{code(tr.steps[at]['code'])} has to copy: "
+                  f"{sentence(copy_reason(tr.steps[at]['why']))}")
         )
     builders = ",\n    ".join(f"lambda: {t}" for t in texts)
     tail = (
