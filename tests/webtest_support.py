@@ -165,7 +165,7 @@ def counted_statements(app):
 
 # The study-settings form as a newly registered user has it.
 SETTINGS = {"desired_retention": "0.9", "new_per_day": "20", "reviews_per_day": "200",
-            "maximum_interval_days": "36500", "time_zone": "UTC", "keyboard_shortcuts": "y", "keyboard_shortcuts_shown": "1"}
+            "maximum_interval_days": "36500", "new_from_level": "junior", "time_zone": "UTC", "keyboard_shortcuts": "y", "keyboard_shortcuts_shown": "1"}
 
 
 def post_settings(client, page_html: str | None = None, **fields: str):

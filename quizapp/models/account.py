@@ -36,6 +36,9 @@ class User(UserMixin, db.Model):
     reviews_per_day: Mapped[int] = mapped_column(default=200)
     # The longest wait between two reviews, in days (Anki's "Maximum interval"; fsrs's cap).
     maximum_interval_days: Mapped[int] = mapped_column(default=36500, server_default="36500")
+    # The lowest level whose new items the queue introduces ("junior": every level, as before).
+    new_from_level: Mapped[str] = mapped_column(String(16), default="junior",
+                                                server_default="junior")
     # An IANA name ("Europe/Berlin", the browser's at registration) or a fixed offset
     # ("UTC+05:30", "UTC"): the study day starts at 04:00 there (quizapp.srs.zones).
     time_zone: Mapped[str] = mapped_column(String(TIME_ZONE_MAX), default="UTC",

@@ -155,6 +155,7 @@ class SignedInUser(UserMixin):
     new_per_day: int
     reviews_per_day: int
     maximum_interval_days: int
+    new_from_level: str
     time_zone: str
     keyboard_shortcuts: bool
     undo_count: int
@@ -188,8 +189,8 @@ _LOGIN = LoginSession.__table__
 LOAD_SIGNED_IN_USER = select(
     _USER.c.id, _USER.c.username, _USER.c.session_version, _USER.c.desired_retention,
     _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.maximum_interval_days,
-    _USER.c.time_zone, _USER.c.keyboard_shortcuts, _USER.c.undo_count, _USER.c.last_undo_item_id,
-    _LOGIN.c.created_at, _LOGIN.c.nonce_hash,
+    _USER.c.new_from_level, _USER.c.time_zone, _USER.c.keyboard_shortcuts, _USER.c.undo_count,
+    _USER.c.last_undo_item_id, _LOGIN.c.created_at, _LOGIN.c.nonce_hash,
 ).select_from(_LOGIN.join(_USER, _USER.c.id == _LOGIN.c.user_id)).where(
     _LOGIN.c.id == bindparam("login_id"), _LOGIN.c.user_id == bindparam("user_id"))
 
@@ -225,8 +226,9 @@ def _add_login(session: Session, user: User, now: datetime, lifetime: timedelta
     session.flush()
     return SignedInUser(
         user.id, user.username, user.session_version, user.desired_retention, user.new_per_day,
-        user.reviews_per_day, user.maximum_interval_days, user.time_zone, user.keyboard_shortcuts,
-        user.undo_count, user.last_undo_item_id, login_id=login.id, nonce=nonce)
+        user.reviews_per_day, user.maximum_interval_days, user.new_from_level, user.time_zone,
+        user.keyboard_shortcuts, user.undo_count, user.last_undo_item_id, login_id=login.id,
+        nonce=nonce)
 
 
 def start_login(session: Session, user: User, *, now: datetime,

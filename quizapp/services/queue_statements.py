@@ -26,6 +26,16 @@ _ITEM, _REVIEW = Item.__table__, Review.__table__
 _SEEN = exists().where(ReviewState.user_id == _USER, ReviewState.item_id == _ITEM.c.id)
 # Suspended items are left out of every statement below: a probe of their (user_id, item_id) key.
 _NOT_SUSPENDED = ~select_suspended(_USER)
+# New items only of the levels the user takes new items from (their setting and those above).
+# bank_import.renumber_new_order numbers items level by level, so those levels are the positions
+# from the first of their items on: a bound on the (retired, new_order, id) index's walk rather
+# than a filter on level, which made PostgreSQL sort the candidates.
+_LEVELS_ITEM = _ITEM.alias("levels_item")
+_NEW_FROM_ORDER = (select(func.min(_LEVELS_ITEM.c.new_order))
+                   .where(_LEVELS_ITEM.c.retired.is_(False),
+                          _LEVELS_ITEM.c.level.in_(bindparam("new_levels", expanding=True)))
+                   .scalar_subquery())
+_NEW_LEVEL = _ITEM.c.new_order >= _NEW_FROM_ORDER
 
 
 def _count_reviews_today(flag=None):
@@ -86,13 +96,14 @@ COUNTS = select(
     _count_learning_later().label("learning_later"),
     # New = active items minus the active items this user has a state for: two index counts,
     # instead of probing the user's states once per item in the bank; and minus the unrated
-    # ones the user suspended (read from their suspensions).
-    (select(func.count()).select_from(_ITEM).where(OFFERED).scalar_subquery()
+    # ones the user suspended (read from their suspensions). All of the levels new items come
+    # from for this user.
+    (select(func.count()).select_from(_ITEM).where(OFFERED, _NEW_LEVEL).scalar_subquery()
      - select(func.count()).select_from(ReviewState)
      .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-     .where(ReviewState.user_id == _USER, OFFERED).scalar_subquery()
+     .where(ReviewState.user_id == _USER, OFFERED, _NEW_LEVEL).scalar_subquery()
      - select(func.count()).select_from(SUSPENSION.join(_ITEM, SUSPENSION.c.item_id == _ITEM.c.id))
-     .where(SUSPENSION.c.user_id == _USER, OFFERED, ~_SEEN).scalar_subquery())
+     .where(SUSPENSION.c.user_id == _USER, OFFERED, _NEW_LEVEL, ~_SEEN).scalar_subquery())
     .label("new"),
     _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
     _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
@@ -111,7 +122,7 @@ FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
 FIRST_DUE_LEARNING = FIRST_DUE.where(STATE.c.learning.is_(True))
 # The first new item is found on the item table alone, then read with its card or skill row:
 # sorting the card-joined rows would read every unseen card's text to keep one.
-_FIRST_NEW_ID = (select(_ITEM.c.id).where(OFFERED, ~_SEEN, _NOT_SUSPENDED)
+_FIRST_NEW_ID = (select(_ITEM.c.id).where(OFFERED, _NEW_LEVEL, ~_SEEN, _NOT_SUSPENDED)
                  .order_by(_ITEM.c.new_order, _ITEM.c.id).limit(1)
                  .correlate(None).scalar_subquery())
 FIRST_NEW = select(*ITEM_COLUMNS).select_from(ITEM_JOIN).where(ITEM.c.id == _FIRST_NEW_ID)

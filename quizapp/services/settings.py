@@ -9,6 +9,7 @@ from sqlalchemy import and_, bindparam, case, select, update
 from sqlalchemy.orm import Session
 
 from quizapp import srs
+from quizapp.content import LEVELS
 from quizapp.models import ReviewState, User
 from quizapp.services.errors import ServiceError
 from quizapp.services.study_items import ITEM, OFFERED, select_suspended
@@ -17,6 +18,10 @@ RETENTION_RANGE = srs.DESIRED_RETENTION_RANGE  # what the scheduler itself accep
 NEW_PER_DAY_RANGE = (0, 999)
 REVIEWS_PER_DAY_RANGE = (0, 9999)
 MAXIMUM_INTERVAL_RANGE = srs.MAXIMUM_INTERVAL_RANGE  # days
+NEW_FROM_LEVELS = LEVELS  # the queue introduces new items of this level and those above it
+# Each choice of "New items from level" as Settings' menu and messages say it.
+NEW_FROM_LEVEL_LABELS = {"junior": "Every level, junior first", "middle": "Middle and above",
+                         "senior": "Senior and above", "principal": "Principal only"}
 
 
 @dataclass(frozen=True)
@@ -25,6 +30,7 @@ class StudySettings:
     new_per_day: int
     reviews_per_day: int
     maximum_interval_days: int  # the longest wait between two reviews of an item
+    new_from_level: str  # the lowest level whose new items the queue introduces
     time_zone: str  # an IANA name or "UTC+05:30" (quizapp.srs.zones)
     keyboard_shortcuts: bool  # Space, 1-4 and u on study pages
 
@@ -42,6 +48,8 @@ def validate_settings(settings: StudySettings, *, kept_zone: str | None = None) 
     ):
         if not low <= value <= high:
             raise ServiceError(f"{label} is between {low} and {high}.")
+    if settings.new_from_level not in NEW_FROM_LEVELS:
+        raise ServiceError(f"New items come from one of the levels {', '.join(NEW_FROM_LEVELS)}.")
     if settings.time_zone != kept_zone:
         validate_time_zone(settings.time_zone)
 
@@ -53,6 +61,13 @@ def validate_time_zone(name: str) -> None:
     """The user's time zone (their study day turns over at 04:00 there), or ServiceError."""
     if srs.canonicalize_zone_name(name) != name:
         raise ServiceError(UNKNOWN_ZONE_MESSAGE)
+
+
+def compute_new_levels(user) -> list[str]:
+    """The levels whose new items the queue introduces for ``user``: theirs and those above."""
+    start = NEW_FROM_LEVELS.index(user.new_from_level) if (
+        user.new_from_level in NEW_FROM_LEVELS) else 0
+    return list(NEW_FROM_LEVELS[start:])
 
 
 def compute_user_zone(user) -> tzinfo:
@@ -67,12 +82,14 @@ def compute_user_zone(user) -> tzinfo:
 def read_settings(user: User) -> StudySettings:
     return StudySettings(
         user.desired_retention, user.new_per_day, user.reviews_per_day,
-        user.maximum_interval_days, user.time_zone, user.keyboard_shortcuts)
+        user.maximum_interval_days, user.new_from_level, user.time_zone,
+        user.keyboard_shortcuts)
 
 
 SETTING_LABELS = {"desired_retention": "Desired retention", "new_per_day": "New items per day",
                   "reviews_per_day": "Reviews per day",
-                  "maximum_interval_days": "Maximum interval", "time_zone": "Time zone",
+                  "maximum_interval_days": "Maximum interval",
+                  "new_from_level": "New items from level", "time_zone": "Time zone",
                   "keyboard_shortcuts": "Keyboard shortcuts"}
 
 
@@ -123,6 +140,7 @@ def update_settings(session: Session, user: User, settings: StudySettings, *,
     user.new_per_day = settings.new_per_day
     user.reviews_per_day = settings.reviews_per_day
     user.maximum_interval_days = settings.maximum_interval_days
+    user.new_from_level = settings.new_from_level
     user.time_zone = settings.time_zone
     user.keyboard_shortcuts = settings.keyboard_shortcuts
     moved = 0

@@ -17,7 +17,7 @@ from quizapp.services.queue_statements import (
     NEXT_DUE,
     NEXT_DUE_LEARNING,
 )
-from quizapp.services.settings import compute_user_zone
+from quizapp.services.settings import compute_new_levels, compute_user_zone
 from quizapp.services.study_items import (
     ItemState,
     StudyItem,
@@ -101,7 +101,8 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     # Core statements go to the session's connection (same transaction): the ORM layer of
     # Session.execute has nothing to do for them and costs as much as the query itself.
     row = session.connection().execute(
-        COUNTS, {"user_id": user.id, "now": now, "day_start": start, "next_day": next_day}).one()
+        COUNTS, {"user_id": user.id, "now": now, "day_start": start, "next_day": next_day,
+                 "new_levels": compute_new_levels(user)}).one()
     last = None
     # An earlier day's rating is not offered for Undo: the status bar would report it as just
     # made, and "u" would reach back into days already closed.
@@ -126,7 +127,8 @@ def select_first_due(session: Session, user: User, until: datetime, *,
 
 
 def select_first_new(session: Session, user: User) -> list[StudyItem]:
-    rows = session.connection().execute(FIRST_NEW, {"user_id": user.id})
+    rows = session.connection().execute(FIRST_NEW, {"user_id": user.id,
+                                                     "new_levels": compute_new_levels(user)})
     return [compute_study_item(row) for row in rows]
 
 

@@ -15,7 +15,9 @@ from wtforms import (
     SelectField,
     StringField,
 )
+from wtforms.fields import SelectChoice
 from wtforms.validators import (
+    AnyOf,
     DataRequired,
     EqualTo,
     InputRequired,
@@ -30,6 +32,8 @@ from quizapp import srs
 from quizapp.services.accounts import PASSWORD_MAX, PASSWORD_MIN, USERNAME_MIN
 from quizapp.services.settings import (
     MAXIMUM_INTERVAL_RANGE,
+    NEW_FROM_LEVEL_LABELS,
+    NEW_FROM_LEVELS,
     NEW_PER_DAY_RANGE,
     RETENTION_RANGE,
     REVIEWS_PER_DAY_RANGE,
@@ -213,6 +217,12 @@ class SettingsForm(FlaskForm):
     maximum_interval_days = NumberField("Maximum interval, in days", validators=[
         keep_if_not_posted, stop_if_unreadable, InputRequired(),
         NumberRange(*MAXIMUM_INTERVAL_RANGE)])
+    new_from_level = SelectField("New items from level", choices=[
+                                     SelectChoice(value, label)
+                                     for value, label in NEW_FROM_LEVEL_LABELS.items()],
+                                 validate_choice=False,
+                                 validators=[keep_if_not_posted, AnyOf(
+                                     NEW_FROM_LEVELS, message="Pick a level from the list.")])
     # Not a setting: what this one save does to the dues already set (web.settings.describe_moved
     # words the outcome).
     bring_forward = BooleanField("Also bring forward what is scheduled later than that")

@@ -12,6 +12,7 @@ from quizapp.extensions import db
 from quizapp.services import account_data, accounts
 from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import (
+    NEW_FROM_LEVEL_LABELS,
     SETTING_LABELS,
     MergedSettings,
     StudySettings,
@@ -100,6 +101,8 @@ def format_setting(settings: StudySettings, name: str) -> str:
         return "on" if value else "off"
     if name == "maximum_interval_days":
         return format_interval_days(value)
+    if name == "new_from_level":
+        return NEW_FROM_LEVEL_LABELS.get(value, value)
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
@@ -123,7 +126,7 @@ def index():
         base = shown or current  # a page without them: every field as posted, as before
         submitted = StudySettings(
             float(form.desired_retention.data), form.new_per_day.data, form.reviews_per_day.data,
-            form.maximum_interval_days.data, form.time_zone.data,
+            form.maximum_interval_days.data, form.new_from_level.data, form.time_zone.data,
             form.chosen_shortcuts(base.keyboard_shortcuts))
         try:
             account = accounts.load_account(db.session, current_user.id)

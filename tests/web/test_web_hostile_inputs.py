@@ -49,9 +49,10 @@ ANONYMOUS_FORMS = {
 }
 ACCOUNT_FORMS = {
     "/settings": ([("desired_retention",), ("new_per_day",), ("reviews_per_day",),
-                   ("maximum_interval_days",), ("time_zone",)],
+                   ("maximum_interval_days",), ("new_from_level",), ("time_zone",)],
                   {"desired_retention": "0.9", "new_per_day": "20", "reviews_per_day": "200",
-                   "maximum_interval_days": "36500", "time_zone": "UTC"}, {303}),
+                   "maximum_interval_days": "36500", "new_from_level": "junior",
+                   "time_zone": "UTC"}, {303}),
     "/settings/password": ([("current",), ("new", "confirm")],
                            {"current": PASSWORD, "new": PASSWORD, "confirm": PASSWORD}, {303}),
     # No hostile value is sam's password or name, so the account outlives the test; 400 is

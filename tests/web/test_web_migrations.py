@@ -246,6 +246,8 @@ USER_COLUMNS_ADDED = [
     ("b8f4d2e6a1c3", "f6b1d3a8c2e7", "keyboard_shortcuts", True, "time_zone"),
     # 36500 days, the cap the scheduler had fixed, so no schedule changes.
     ("1f7b3d9e5a20", "3a6d8f1c2b94", "maximum_interval_days", 36500, "keyboard_shortcuts"),
+    # Every level, junior first, as the queue introduced new items before the setting.
+    ("3a6d8f1c2b94", "5c2e7a9d4f16", "new_from_level", "junior", "maximum_interval_days"),
 ]
 
 

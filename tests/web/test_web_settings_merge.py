@@ -30,7 +30,10 @@ def save(client, page: str, **changed: str):
                                           page).group(1),
              "maximum_interval_days": re.search(
                  r'id="maximum_interval_days"[^>]*value="([^"]+)"', page).group(1),
-             "time_zone": re.search(r'<option selected value="([^"]+)"', page).group(1),
+             "new_from_level": re.search(r'id="new_from_level".*?<option selected value="([^"]+)"',
+                                         page, re.S).group(1),
+             "time_zone": re.search(r'id="time_zone".*?<option selected value="([^"]+)"', page,
+                                    re.S).group(1),
              "keyboard_shortcuts_shown": "1", "keyboard_shortcuts": "y"}
     return client.post("/settings", data={
         "csrf_token": page_csrf(page), "shown_settings": SHOWN_RE.search(page).group(1),

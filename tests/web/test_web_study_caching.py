@@ -105,13 +105,19 @@ def plan_db(app) -> sqlite3.Connection:
     connection.close()
 
 
+def compile_with_values(statement, dialect, values: dict):
+    """``statement``'s text and parameters for ``values``, the new-item levels (an expanding
+    list) rendered as one parameter per level, as at execution."""
+    return statement.compile(dialect=dialect).construct_expanded_state(values)
+
+
 def query_plan(connection: sqlite3.Connection, statement) -> list[str]:
-    compiled = statement.compile(dialect=sqlite.dialect())
     values = {"user_id": 1, "item_id": 1, "now": "2025-01-01 00:00:00.000000",
               "until": "2025-01-01 00:00:00.000000", "day_start": "2025-01-01 00:00:00.000000",
-              "next_day": "2025-01-02 04:00:00.000000"}
-    arguments = [values.get(name, 1) for name in compiled.positiontup]
-    rows = connection.execute("EXPLAIN QUERY PLAN " + str(compiled), arguments).fetchall()
+              "next_day": "2025-01-02 04:00:00.000000", "new_levels": ["senior", "principal"]}
+    expanded = compile_with_values(statement, sqlite.dialect(), values)
+    rows = connection.execute("EXPLAIN QUERY PLAN " + expanded.statement,
+                              expanded.positional_parameters).fetchall()
     return [row[3] for row in rows]
 
 
@@ -143,12 +149,12 @@ def test_postgresql_serves_the_per_user_lookups_from_indexes(app, name):
     statement = next(getattr(m, name) for m in modules if hasattr(m, name))
     moment = datetime(2025, 1, 1, tzinfo=UTC)
     with app.app_context(), db.engine.connect() as conn:
-        compiled = statement.compile(dialect=conn.dialect)
-        values = compiled.construct_params({"user_id": 1, "item_id": 1, "now": moment,
-                                            "until": moment, "day_start": moment,
-                                            "next_day": moment})
+        expanded = compile_with_values(statement, conn.dialect, {
+            "user_id": 1, "item_id": 1, "now": moment, "until": moment, "day_start": moment,
+            "next_day": moment, "new_levels": ["senior", "principal"]})
         conn.exec_driver_sql("SET enable_seqscan = off")
-        plan = [row[0] for row in conn.exec_driver_sql("EXPLAIN " + compiled.string, values)]
+        plan = [row[0] for row in conn.exec_driver_sql("EXPLAIN " + expanded.statement,
+                                                       expanded.parameters)]
     assert plan
     for step in plan:
         assert not re.search(r"Seq Scan on (review|review_state)\b", step), (name, plan)
