@@ -22,6 +22,10 @@ NEW_FROM_LEVELS = LEVELS  # the queue introduces new items of this level and tho
 # Each choice of "New items from level" as Settings' menu and messages say it.
 NEW_FROM_LEVEL_LABELS = {"junior": "Every level, junior first", "middle": "Middle and above",
                          "senior": "Senior and above", "principal": "Principal only"}
+# The same inside a sentence ("New items come from ... only"): the label "Principal only",
+# lowered, read "principal only only" there.
+NEW_FROM_LEVEL_SCOPES = {"junior": "every level", "middle": "middle and above",
+                         "senior": "senior and above", "principal": "principal"}
 
 
 @dataclass(frozen=True)

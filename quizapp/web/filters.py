@@ -10,7 +10,7 @@ from flask_login import current_user
 
 from quizapp import srs
 from quizapp.puzzles.rendering import fmt_answer
-from quizapp.services.settings import NEW_FROM_LEVEL_LABELS, compute_user_zone
+from quizapp.services.settings import NEW_FROM_LEVEL_SCOPES, compute_user_zone
 from quizapp.services.study_queue import LastReview
 from quizapp.web.markdown import render_markdown, render_markdown_inline, render_python
 from quizapp.web.runtime import current_time
@@ -130,7 +130,7 @@ def register_filters(app: Flask) -> None:
     app.add_template_filter(format_local_time, "local_time")
     app.add_template_filter(format_local_day, "local_day")
     app.add_template_global(current_zone_name, "user_zone_name")
-    app.add_template_global(NEW_FROM_LEVEL_LABELS, "new_from_level_labels")
+    app.add_template_global(NEW_FROM_LEVEL_SCOPES, "new_from_level_scopes")
     app.add_template_filter(render_markdown, "markdown")
     app.add_template_filter(render_markdown_inline, "markdown_inline")
     app.add_template_filter(render_python, "python")

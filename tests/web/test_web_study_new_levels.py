@@ -103,3 +103,12 @@ def test_the_empty_queue_says_new_items_come_only_from_the_chosen_levels(app, cl
     new_keys_in_order(other)
     page = other.get("/study").text
     assert "All done for now" in page and "New items come from" not in page
+
+
+def test_the_empty_queue_names_principal_alone_without_saying_only_twice(client, bank):
+    register(client, "sam")
+    post_settings(client, new_from_level="principal")  # the sample bank has no principal card
+    page = client.get("/study").text
+    assert "All done for now" in page
+    assert "New items come from principal only, as set in" in page
+    assert "only only" not in page
