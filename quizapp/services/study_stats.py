@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 
-from sqlalchemy import case, func, literal, select
+from sqlalchemy import case, exists, func, literal, select
 from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import Review, User
-from quizapp.services.settings import compute_user_zone
+from quizapp.services.settings import NEW_FROM_LEVELS, compute_new_levels, compute_user_zone
 from quizapp.services.study_items import ITEM, OFFERED, STATE, SUSPENSION, select_suspended
 
 FORECAST_DAYS = 7  # today (overdue items included) and the six study days after it
@@ -41,6 +41,8 @@ class StudyStats:
     retention_reviews: int  # ratings of items in Review within RETENTION_WINDOW
     retention_passed: int  # of those, rated Hard, Good or Easy (not Again)
     desired_retention: float
+    # Of ``new``, those of the levels the queue introduces (Settings' "New items from level").
+    new_from_levels: int = 0
 
     @property
     def retention(self) -> float | None:
@@ -76,6 +78,18 @@ def _count_stages(session: Session, user: User) -> tuple[int, int, int, int]:
         select(func.count()).select_from(SUSPENSION.join(ITEM, SUSPENSION.c.item_id == ITEM.c.id))
         .where(SUSPENSION.c.user_id == user.id, OFFERED)).scalar_one()
     return total - seen - suspended, learning, seen - learning, suspended
+
+
+def _count_new_from_levels(session: Session, user: User, new: int) -> int:
+    """Of the ``new`` items, those of the levels whose new items the queue introduces: all of
+    them when that is every level, as by default (no statement then)."""
+    levels = compute_new_levels(user)
+    if len(levels) == len(NEW_FROM_LEVELS):
+        return new
+    seen = exists().where(STATE.c.user_id == user.id, STATE.c.item_id == ITEM.c.id)
+    return session.execute(
+        select(func.count()).select_from(ITEM)
+        .where(OFFERED, ITEM.c.level.in_(levels), ~seen, ~select_suspended(user.id))).scalar_one()
 
 
 def _count_by_day(session: Session, moment, weight, where: list,
@@ -120,4 +134,5 @@ def compute_study_stats(session: Session, user: User, now: datetime) -> StudySta
         .where(Review.user_id == user.id, Review.was_review.is_(True),
                Review.reviewed_at >= now - RETENTION_WINDOW)).one()
     return StudyStats(new, learning, review, suspended, forecast, recent, retention_reviews,
-                      retention_passed, user.desired_retention)
+                      retention_passed, user.desired_retention,
+                      _count_new_from_levels(session, user, new))

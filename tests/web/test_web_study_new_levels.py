@@ -112,3 +112,17 @@ def test_the_empty_queue_names_principal_alone_without_saying_only_twice(client,
     assert "All done for now" in page
     assert "New items come from principal only, as set in" in page
     assert "only only" not in page
+
+
+def test_stats_says_how_many_never_rated_items_the_chosen_levels_bring_in(app, client, bank):
+    """Stats counted every never-rated item as new (6) while the study page, set to senior and
+    above, had 1 to bring in and, once it was rated, none: nothing on Stats said why."""
+    register(client, "sam")
+    post_settings(client, new_from_level="senior")
+    page = client.get("/study/stats").text
+    assert re.search(r'stat-number">6</span><span class="stat-label">new, never rated', page)
+    assert "Of these, 1 is of senior and above, the levels your daily study brings in" in page
+    new_keys_in_order(client)
+    assert "Of these, 0 are of senior and above" in client.get("/study/stats").text
+    post_settings(client, new_from_level="junior")  # every level: no such line
+    assert "Of these" not in client.get("/study/stats").text
