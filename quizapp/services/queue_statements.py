@@ -87,32 +87,43 @@ _LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
                                              _LATEST_OUT.c.item_id == _LATEST.c.item_id)))
 
 
-COUNTS = select(
-    _count_reviews_today(Review.was_new).label("new_done"),
-    _count_reviews_today(Review.was_review).label("reviews_done"),
-    _count_reviews_today().label("rated"),
-    _count_due(learning_only=False).label("due"),
-    _count_due(learning_only=True).label("due_learning"),
-    _count_learning_later().label("learning_later"),
-    # New = active items minus the active items this user has a state for: two index counts,
-    # instead of probing the user's states once per item in the bank; and minus the unrated
-    # ones the user suspended (read from their suspensions). All of the levels new items come
-    # from for this user.
-    (select(func.count()).select_from(_ITEM).where(OFFERED, _NEW_LEVEL).scalar_subquery()
-     - select(func.count()).select_from(ReviewState)
-     .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
-     .where(ReviewState.user_id == _USER, OFFERED, _NEW_LEVEL).scalar_subquery()
-     - select(func.count()).select_from(SUSPENSION.join(_ITEM, SUSPENSION.c.item_id == _ITEM.c.id))
-     .where(SUSPENSION.c.user_id == _USER, OFFERED, _NEW_LEVEL, ~_SEEN).scalar_subquery())
-    .label("new"),
-    _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
-    _LATEST.c.rating.label("last_review_rating"), _LATEST.c.reviewed_at.label("last_review_at"),
-    func.coalesce(_LATEST_STATE.c.due, _LATEST.c.due_after).label("last_review_due"),
-    _LATEST_ITEM.c.title.label("last_review_title"),
-    _LATEST_ITEM.c.retired.label("last_review_retired"),
-    _LATEST_STATE.c.learning.label("last_review_learning"),
-    _LATEST_OUT.c.item_id.label("last_review_suspended"),
-).select_from(_LATEST_FROM)
+def _build_counts(new_level):
+    """The study counts with ``new_level`` bounding the new items (None: every level, counted
+    from the (retired, kind, key) index alone, without reading an item row)."""
+    bound = () if new_level is None else (new_level,)
+    return select(
+        _count_reviews_today(Review.was_new).label("new_done"),
+        _count_reviews_today(Review.was_review).label("reviews_done"),
+        _count_reviews_today().label("rated"),
+        _count_due(learning_only=False).label("due"),
+        _count_due(learning_only=True).label("due_learning"),
+        _count_learning_later().label("learning_later"),
+        # New = active items minus the active items this user has a state for: two index counts,
+        # instead of probing the user's states once per item in the bank; and minus the unrated
+        # ones the user suspended (read from their suspensions); of the levels new items come
+        # from for this user, when those are not every level.
+        (select(func.count()).select_from(_ITEM).where(OFFERED, *bound).scalar_subquery()
+         - select(func.count()).select_from(ReviewState)
+         .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
+         .where(ReviewState.user_id == _USER, OFFERED, *bound).scalar_subquery()
+         - select(func.count())
+         .select_from(SUSPENSION.join(_ITEM, SUSPENSION.c.item_id == _ITEM.c.id))
+         .where(SUSPENSION.c.user_id == _USER, OFFERED, *bound, ~_SEEN).scalar_subquery())
+        .label("new"),
+        _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
+        _LATEST.c.rating.label("last_review_rating"),
+        _LATEST.c.reviewed_at.label("last_review_at"),
+        func.coalesce(_LATEST_STATE.c.due, _LATEST.c.due_after).label("last_review_due"),
+        _LATEST_ITEM.c.title.label("last_review_title"),
+        _LATEST_ITEM.c.retired.label("last_review_retired"),
+        _LATEST_STATE.c.learning.label("last_review_learning"),
+        _LATEST_OUT.c.item_id.label("last_review_suspended"),
+    ).select_from(_LATEST_FROM)
+
+
+# Every level (the default) needs no bound: every active item's position is past the first.
+COUNTS = _build_counts(None)
+COUNTS_FROM_LEVEL = _build_counts(_NEW_LEVEL)
 # The first due state and its item, in one indexed lookup on (user_id, due, id).
 FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
              .select_from(ITEM_JOIN.join(STATE, STATE.c.item_id == ITEM.c.id))

@@ -121,7 +121,8 @@ def query_plan(connection: sqlite3.Connection, statement) -> list[str]:
     return [row[3] for row in rows]
 
 
-@pytest.mark.parametrize("name", ["COUNTS", "FIRST_DUE", "FIRST_NEW", "LOAD_ITEM_AND_STATE", "LOAD_STATE"])
+@pytest.mark.parametrize("name", ["COUNTS", "COUNTS_FROM_LEVEL", "FIRST_DUE", "FIRST_NEW",
+                                  "LOAD_ITEM_AND_STATE", "LOAD_STATE"])
 @pytest.mark.sqlite_only
 def test_per_user_lookups_use_indexes_and_never_sort_the_users_history(plan_db, name):
     """These run on every study request; their cost must not grow with the review history."""
@@ -140,7 +141,8 @@ def test_the_latest_review_comes_from_the_user_and_id_index(plan_db):
     assert any("review USING COVERING INDEX ix_review_user_id_id" in step for step in plan), plan
 
 
-@pytest.mark.parametrize("name", ["COUNTS", "FIRST_DUE", "FIRST_NEW", "LOAD_ITEM_AND_STATE", "LOAD_STATE"])
+@pytest.mark.parametrize("name", ["COUNTS", "COUNTS_FROM_LEVEL", "FIRST_DUE", "FIRST_NEW",
+                                  "LOAD_ITEM_AND_STATE", "LOAD_STATE"])
 @pytest.mark.postgresql_only
 def test_postgresql_serves_the_per_user_lookups_from_indexes(app, name):
     """PostgreSQL's side of the check above. Its planner scans small tables whole, so sequential
