@@ -74,6 +74,11 @@ def compute_new_levels(user) -> list[str]:
     return list(NEW_FROM_LEVELS[start:])
 
 
+def takes_every_level(user) -> bool:
+    """Whether the queue introduces new items of every level for ``user`` (the default)."""
+    return len(compute_new_levels(user)) == len(NEW_FROM_LEVELS)
+
+
 def compute_user_zone(user) -> tzinfo:
     """The tzinfo of ``user.time_zone``; UTC if the name is no longer known (a zone database
     without it), so a page still renders rather than failing on every request."""

@@ -18,7 +18,7 @@ from quizapp.services.queue_statements import (
     NEXT_DUE,
     NEXT_DUE_LEARNING,
 )
-from quizapp.services.settings import NEW_FROM_LEVELS, compute_new_levels, compute_user_zone
+from quizapp.services.settings import compute_new_levels, compute_user_zone, takes_every_level
 from quizapp.services.study_items import (
     ItemState,
     StudyItem,
@@ -101,11 +101,10 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     start, next_day = srs.compute_study_day(now, compute_user_zone(user))
     # Core statements go to the session's connection (same transaction): the ORM layer of
     # Session.execute has nothing to do for them and costs as much as the query itself.
-    levels = compute_new_levels(user)
-    statement = COUNTS if len(levels) == len(NEW_FROM_LEVELS) else COUNTS_FROM_LEVEL
+    statement = COUNTS if takes_every_level(user) else COUNTS_FROM_LEVEL
     row = session.connection().execute(
         statement, {"user_id": user.id, "now": now, "day_start": start, "next_day": next_day,
-                    "new_levels": levels}).one()
+                    "new_levels": compute_new_levels(user)}).one()
     last = None
     # An earlier day's rating is not offered for Undo: the status bar would report it as just
     # made, and "u" would reach back into days already closed.

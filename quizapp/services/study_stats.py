@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import Review, User
-from quizapp.services.settings import NEW_FROM_LEVELS, compute_new_levels, compute_user_zone
+from quizapp.services.settings import compute_new_levels, compute_user_zone, takes_every_level
 from quizapp.services.study_items import ITEM, OFFERED, STATE, SUSPENSION, select_suspended
 
 FORECAST_DAYS = 7  # today (overdue items included) and the six study days after it
@@ -83,9 +83,9 @@ def _count_stages(session: Session, user: User) -> tuple[int, int, int, int]:
 def _count_new_from_levels(session: Session, user: User, new: int) -> int:
     """Of the ``new`` items, those of the levels whose new items the queue introduces: all of
     them when that is every level, as by default (no statement then)."""
-    levels = compute_new_levels(user)
-    if len(levels) == len(NEW_FROM_LEVELS):
+    if takes_every_level(user):
         return new
+    levels = compute_new_levels(user)
     seen = exists().where(STATE.c.user_id == user.id, STATE.c.item_id == ITEM.c.id)
     return session.execute(
         select(func.count()).select_from(ITEM)
