@@ -62,6 +62,9 @@ class Review(db.Model):
               "rating", "duration_ms"),
         # The newest reviews of a user (undo, history) in index order, without a sort.
         Index("ix_review_user_id_id", "user_id", "id"),
+        # One item's reviews of a user, newest first (the card page's record), without reading
+        # the user's other reviews.
+        Index("ix_review_user_id_item_id_id", "user_id", "item_id", "id"),
         # Ids are never reused (PostgreSQL's sequences never are): an Undo button names a
         # review by id, and must not take back a later rating that got a deleted one's id.
         {"sqlite_autoincrement": True},

@@ -1,6 +1,7 @@
 """Spaced repetition for quizapp: a thin, deterministic wrapper around the fsrs library."""
 
 from quizapp.srs.intervals import canonicalize_utc, format_interval
+from quizapp.srs.memory import Memory, compute_memory
 from quizapp.srs.queue import compute_remaining, plan_session
 from quizapp.srs.rating import AGAIN, EASY, GOOD, HARD, RATINGS, suggest_rating, validate_rating
 from quizapp.srs.scheduling import (
@@ -48,12 +49,14 @@ __all__ = [
     "HARD",
     "MAXIMUM_INTERVAL_DAYS",
     "MAXIMUM_INTERVAL_RANGE",
+    "Memory",
     "RATINGS",
     "ReviewResult",
     "canonicalize_utc",
     "canonicalize_zone_name",
     "cap_state_due",
     "compute_day_start_after",
+    "compute_memory",
     "compute_remaining",
     "compute_study_day",
     "compute_zone",

@@ -24,6 +24,7 @@ ANSWER_HINTS = {
     "choices": "letters, e.g. A, C",
     "text": "a nested list, e.g. [[0, 3], [1, 4]]",
 }
+RATING_LABELS = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
 
 
 def format_answer(value: object, kind: str) -> str:
@@ -117,6 +118,19 @@ def format_local_day(start: datetime) -> str:
     return f"{local:%a} {local.day} {local:%b}"
 
 
+def format_duration(milliseconds: int) -> str:
+    """Time spent, rounded to the second, in words a screen reader says as written: "8 s",
+    "1 min 35 s", "2 h 5 min"."""
+    seconds = round(milliseconds / 1000)
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds} s" if seconds else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
 def claim_error_focus() -> bool:
     """True for the first field in error a page renders (it takes the focus), False after."""
     if g.get("error_focus_claimed"):
@@ -130,11 +144,13 @@ def register_filters(app: Flask) -> None:
     app.add_template_filter(format_local_time, "local_time")
     app.add_template_filter(format_local_day, "local_day")
     app.add_template_global(current_zone_name, "user_zone_name")
+    app.add_template_global(RATING_LABELS, "rating_labels")
     app.add_template_global(NEW_FROM_LEVEL_SCOPES, "new_from_level_scopes")
     app.add_template_filter(render_markdown, "markdown")
     app.add_template_filter(render_markdown_inline, "markdown_inline")
     app.add_template_filter(render_python, "python")
     app.add_template_filter(format_answer, "answer_text")
     app.add_template_filter(format_relative_time, "relative_time")
+    app.add_template_filter(format_duration, "duration")
     app.add_template_filter(format_spoken_interval, "spoken_interval")
     app.add_template_filter(format_comes_back, "comes_back")

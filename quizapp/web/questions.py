@@ -10,7 +10,7 @@ from flask import Blueprint, render_template, request, url_for
 from flask_login import current_user
 
 from quizapp.extensions import db
-from quizapp.services import paging, question_browser, reviews, suspensions
+from quizapp.services import item_record, paging, question_browser, reviews, suspensions
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
 from quizapp.web.runtime import current_time
@@ -126,10 +126,12 @@ def index():
 @bp.route("/questions/<string:key>")
 def card(key: str):
     card = question_browser.load_card(db.session, key)
-    state, suspended = None, False
+    state, suspended, record = None, False, None
     if current_user.is_authenticated:
         state = reviews.load_state(db.session, current_user, card.id)
         suspended = suspensions.is_suspended(db.session, current_user.id, card.id)
+        record = item_record.compute_item_record(db.session, current_user, card.id, state,
+                                                 current_time())
     came_from = request.args.get("from", "")[:LIST_QUERY_MAX]
     back = compute_list_query(parse_qsl(came_from, keep_blank_values=False))
     # seen: Back to the study page after rating it does not offer it again (study.index);
@@ -140,6 +142,7 @@ def card(key: str):
     if back:
         study_args["from"] = urlencode(back)
     return render_template("questions/card.html", card=card, state=state, suspended=suspended,
+                           record=record,
                            back_url=url_for("questions.index", **back), back_to_list=bool(back),
                            list_query=urlencode(back),
                            study_url=url_for("study.index", **study_args))

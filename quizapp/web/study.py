@@ -5,14 +5,13 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from quizapp import srs
 from quizapp.extensions import db
 from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.reviews import OUTDATED_PUZZLE
 from quizapp.services.study_queue import compute_queue, compute_status
-from quizapp.web.filters import ANSWER_HINTS
+from quizapp.web.filters import ANSWER_HINTS, RATING_LABELS
 from quizapp.web.questions import read_studied_list
 from quizapp.web.runtime import current_time, new_puzzle_seed
 from quizapp.web.study_chosen import ChosenCard, read_chosen_card, read_list_study
@@ -38,7 +37,6 @@ from quizapp.web.study_tokens import (
 bp = Blueprint("study", __name__)
 ALREADY_UNDONE = ("That rating was undone already (a second click, or another tab); nothing more "
                   "was undone.")
-RATING_LABELS = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
 
 
 @bp.context_processor

@@ -191,6 +191,14 @@ def test_no_page_scrolls_sideways_on_a_phone(browser, base, scheme):
     too_wide["/study/history, one review"] = page_width(page)
     page.goto(f"{base}/study/stats")
     too_wide["/study/stats, one review"] = page_width(page)
+    page.goto(f"{base}/questions/{LONG_CARD.id}")  # with the user's record at its foot
+    assert page.locator(".record-reviews tr[data-review-id]").count() == 1
+    too_wide["the card's page, with a record"] = page_width(page)
+    # The table is blocks here: its caption spans the table as a heading, not squeezed into a
+    # column a word wide.
+    caption, table = (page.locator(selector).bounding_box() for selector in (
+        ".record-reviews caption", ".record-reviews"))
+    assert caption["width"] > 0.9 * table["width"], (caption, table)
     page.context.close()
     wide = [f"{path}: {width} px" for path, width in too_wide.items() if width > PHONE["width"]]
     assert wide == [], "\n".join(wide)

@@ -93,6 +93,18 @@ def test_a_history_page_skips_earlier_pages_in_the_index_not_in_the_rows(studied
     assert any("review USING INTEGER PRIMARY KEY" in step for step in steps), steps
 
 
+def test_a_card_pages_record_reads_that_cards_reviews_by_the_user_and_item_index(studied,
+                                                                                 plans):
+    explained = plans(studied, "/questions/alpha-stride")
+    on_review = [(statement, steps) for statement, steps in explained
+                 if re.search(r"\bFROM review\s", statement)]
+    assert len(on_review) == 2, explained  # the figures, the newest reviews
+    for statement, steps in on_review:
+        assert any("review USING INDEX ix_review_user_id_item_id_id (user_id=? AND item_id=?)"
+                   in step for step in steps), (statement, steps)
+        assert not any(step.startswith("SCAN review") for step in steps), (statement, steps)
+
+
 # An item's suspension by both key columns, or (counting suspended items) the user's own rows.
 SUSPENSION_LOOKUP = re.compile(r"^SEARCH \w+ USING COVERING INDEX sqlite_autoindex_item_"
                                r"suspension_1 \(user_id=\?( AND item_id=\?)?\)( LEFT-JOIN)?$")

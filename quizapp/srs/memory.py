@@ -1,0 +1,57 @@
+"""What FSRS believes about one item's memory now: stage, stability, difficulty, recall chance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+
+from fsrs import State
+
+from quizapp.srs.intervals import canonicalize_utc
+from quizapp.srs.scheduling import (
+    DEFAULT_DESIRED_RETENTION,
+    _build_scheduler,
+    _card_from_state,
+    _count_in_study_days,
+)
+
+# fsrs's State values, named as a person reads them (Anki's card info says the same).
+STAGE_NAMES = {State.Learning: "learning", State.Review: "review",
+               State.Relearning: "relearning"}
+# Retrievability depends only on the memory model's parameters, never on the desired retention
+# or the maximum interval, so one scheduler with the pinned settings serves every user.
+_SCHEDULER = _build_scheduler(DEFAULT_DESIRED_RETENTION)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """One rated item as FSRS models it at a moment.
+
+    ``stability`` is in days: how long until the chance of recall falls to 90%. ``difficulty``
+    runs from 1 (easiest) to 10. ``retrievability`` is the chance, 0..1, of recalling it at the
+    moment asked about. ``elapsed_days`` are the study days since the last review, which is
+    what fsrs is given when the item is next rated (scheduling._count_in_study_days).
+    """
+
+    stage: str
+    stability: float
+    difficulty: float
+    retrievability: float
+    elapsed_days: int
+
+
+def compute_memory(state: dict, now: datetime, zone: tzinfo | int | None = None
+                   ) -> Memory | None:
+    """The memory ``state`` describes at ``now`` (days counted as study days with ``zone``, as
+    review counts them); None for an item never rated, which has no memory to describe."""
+    moment = canonicalize_utc(now)
+    card = _card_from_state(state)
+    if card.last_review is None or card.stability is None:
+        return None
+    counted = _count_in_study_days(card, moment, zone)
+    # A last review after ``now`` (a clock set back) counts as just now, as fsrs counts it.
+    elapsed = max(0, (moment - counted.last_review).days)
+    return Memory(stage=STAGE_NAMES[card.state], stability=card.stability,
+                  difficulty=card.difficulty,
+                  retrievability=_SCHEDULER.get_card_retrievability(counted, moment),
+                  elapsed_days=elapsed)
