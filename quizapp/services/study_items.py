@@ -115,16 +115,21 @@ LOAD_ITEM_AND_STATE = (
     .where(ITEM.c.id == bindparam("item_id")))
 
 
-# A card by its key (the question page's id) and this user's state for it: "Study it now".
-LOAD_CARD_AND_STATE = (
+# A card by its key (the question page's id), or a skill by its ("family/level"), and this
+# user's state for it: "Study it now".
+LOAD_BY_KEY_AND_STATE = {kind: (
     select(*ITEM_COLUMNS, *STATE_COLUMNS)
     .select_from(ITEM_JOIN.outerjoin(STATE, and_(STATE.c.item_id == ITEM.c.id,
                                                  STATE.c.user_id == bindparam("user_id"))))
-    .where(ITEM.c.kind == "card", ITEM.c.key == bindparam("key")))
+    .where(ITEM.c.kind == kind, ITEM.c.key == bindparam("key"))) for kind in ("card", "skill")}
 NO_SUCH_CARD = ("There is no question with that id to study. The question list has every "
                 "question in the bank.")
 RETIRED_CARD = ("That question was retired from the bank, so it is no longer studied. Its "
                 "page and your reviews of it are kept.")
+NO_SUCH_SKILL = ("There is no puzzle skill with that name to study. The puzzle list has every "
+                 "skill there is.")
+SKILL_NOT_STUDIED = ("That puzzle skill is no longer in the bank, so it is not studied any more. "
+                     "Your reviews of it are kept in your history.")
 
 
 def compute_study_item(row: Row) -> StudyItem:
@@ -158,13 +163,26 @@ def load_card_and_state(session: Session, user_id: int,
                         key: str) -> tuple[StudyItem, ItemState | None]:
     """The card with the id ``key`` and the user's state for it, to study it out of turn;
     NotFound if there is no such card or it was retired."""
+    return _load_by_key_and_state(session, user_id, "card", key, NO_SUCH_CARD, RETIRED_CARD)
+
+
+def load_skill_by_key_and_state(session: Session, user_id: int,
+                                key: str) -> tuple[StudyItem, ItemState | None]:
+    """The skill ``key`` and the user's state for it, to study it out of turn; NotFound if
+    there is none or the queue does not offer it (retired, or no puzzle the code can deal)."""
+    return _load_by_key_and_state(session, user_id, "skill", key, NO_SUCH_SKILL,
+                                  SKILL_NOT_STUDIED)
+
+
+def _load_by_key_and_state(session: Session, user_id: int, kind: str, key: str, missing: str,
+                           gone: str) -> tuple[StudyItem, ItemState | None]:
     row = None
     if 0 < len(key) <= KEY_MAX:  # longer is no key the bank can hold: no query
         row = session.connection().execute(
-            LOAD_CARD_AND_STATE, {"user_id": user_id, "key": key}).first()
+            LOAD_BY_KEY_AND_STATE[kind], {"user_id": user_id, "key": key}).first()
     if row is None:
-        raise NotFound(NO_SUCH_CARD)
+        raise NotFound(missing)
     item = compute_study_item(row)
-    if item.retired:
-        raise NotFound(RETIRED_CARD)
+    if not is_offered(item):
+        raise NotFound(gone)
     return item, compute_item_state(row)

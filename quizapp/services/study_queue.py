@@ -25,6 +25,7 @@ from quizapp.services.study_items import (
     compute_item_state,
     compute_study_item,
     load_card_and_state,
+    load_skill_by_key_and_state,
 )
 from quizapp.services.suspensions import is_suspended
 
@@ -214,8 +215,11 @@ def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
                      learning_later=counts.learning_later)
 
 
-def compute_chosen_card(session: Session, user: User, now: datetime, key: str) -> QueueView:
-    """The status bar's view with the card ``key`` as its item, shown ahead of the queue ("Study
-    it now", even if suspended); NotFound if there is no such card or it was retired."""
-    item, state = load_card_and_state(session, user.id, key)
+def compute_chosen_card(session: Session, user: User, now: datetime, key: str, *,
+                        kind: str = "card") -> QueueView:
+    """The status bar's view with the card (or, with ``kind="skill"``, the puzzle skill) ``key``
+    as its item, shown ahead of the queue ("Study it now", even if suspended); NotFound if
+    there is no such item or the queue no longer offers it."""
+    load = load_skill_by_key_and_state if kind == "skill" else load_card_and_state
+    item, state = load(session, user.id, key)
     return replace(compute_status(session, user, now, item.id), item=item, state=state)

@@ -14,6 +14,7 @@ from quizapp.web import (
     history_puzzle,
     questions,
     settings,
+    skills,
     study,
     suspend,
 )
@@ -35,7 +36,8 @@ def register_web(app: Flask) -> None:
     assets.register_asset_versions(app)
     init_fragments(app)
     for blueprint in (
-        auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, explorer.bp, settings.bp,
+        auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
+        settings.bp,
         account_data.bp, health.bp, assets.bp,
     ):
         app.register_blueprint(blueprint)

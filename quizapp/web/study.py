@@ -14,7 +14,12 @@ from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS, RATING_LABELS
 from quizapp.web.questions import read_studied_list
 from quizapp.web.runtime import current_time, new_puzzle_seed
-from quizapp.web.study_chosen import ChosenCard, read_chosen_card, read_list_study
+from quizapp.web.study_chosen import (
+    ChosenCard,
+    read_chosen_card,
+    read_chosen_skill,
+    read_list_study,
+)
 from quizapp.web.study_forms import (
     ANSWER_MAX,
     EMPTY_ANSWER,
@@ -107,12 +112,18 @@ def home():
 @login_required
 def index():
     """The queue's next item; ``?card=<id>`` shows that card instead ("Study it now" on its
-    question page, or after undoing its rating), to be rated as the queue would rate it.
+    question page, or after undoing its rating), to be rated as the queue would rate it, and
+    ``?skill=<family/level>`` deals a puzzle of that skill ("Study it now" on its page).
 
     ``seen`` is the card's version when its page linked here: a different one means it was
     rated (or undone) since, so Back after rating it does not offer to rate it again.
     """
     key = request.args.get("card", "").strip()
+    if "skill" in request.args and not key:  # "Study it now" on a puzzle skill's page
+        chosen = read_chosen_skill(request.args["skill"].strip())
+        if chosen is None:  # rated or undone since its page linked here
+            return redirect(url_for("study.index"), 303)
+        return render_queue_page(chosen=chosen)
     if "list" in request.args and not key:
         return render_queue_page(chosen=read_list_study(request.args["list"]))
     if not key:

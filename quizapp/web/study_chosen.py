@@ -1,5 +1,5 @@
-"""Cards shown ahead of the queue: one chosen on its question page ("Study it now"), one shown
-again after Undo, or the next of a question list being studied ("Study these")."""
+"""Items shown ahead of the queue: a card or puzzle skill chosen on its page ("Study it now"), a
+card shown again after Undo, or the next of a question list being studied ("Study these")."""
 
 from __future__ import annotations
 
@@ -55,6 +55,30 @@ class ChosenCard:
                 and self.next_due is not None and self.next_due >= self.view.next_day)
 
 
+def read_chosen_skill(key: str) -> ChosenCard | None:
+    """The puzzle skill ``key`` of ``/study?skill=`` ("Study it now" on its page), read as
+    read_chosen_card reads a card (``seen`` included); NotFound if the queue does not offer it.
+    After its rating the queue carries on."""
+    now = current_time()
+    view = compute_chosen_card(db.session, current_user, now, key, kind="skill")
+    if not _is_seen_version(view):
+        flash(f"“{view.item.title}” was rated or undone since you chose it, so it is not dealt "
+              "again: here is your queue. Its page has Study it now if you want another.",
+              "info")
+        return None
+    early = view.state is not None and view.state.due > now
+    family, _, level = key.partition("/")
+    return ChosenCard(view, url_for("skills.show", family=family, level=level), early=early)
+
+
+def _is_seen_version(view: QueueView) -> bool:
+    """False if the page that linked here showed the item at another version (``seen``)."""
+    version = view.state.version if view.state else 0
+    seen = request.args.get("seen", "")
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    return not (SEEN_VERSION.fullmatch(seen) and int(seen) != version)
+
+
 def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | None:
     """The card ``key`` of ``/study?card=``; NotFound if there is none to study. None (with a
     flash saying why) when the page that linked here showed it at another version (``seen``):
@@ -63,10 +87,7 @@ def read_chosen_card(key: str, list_text: str | None = None) -> ChosenCard | Non
     that list."""
     now = current_time()
     view = compute_chosen_card(db.session, current_user, now, key)
-    version = view.state.version if view.state else 0
-    seen = request.args.get("seen", "")
-    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
-    if SEEN_VERSION.fullmatch(seen) and int(seen) != version:
+    if not _is_seen_version(view):
         where = "the list's next card" if list_text is not None else "your queue"
         flash(f"“{view.item.title}” was rated or undone since you chose it, so it is not shown "
               f"again: here is {where}. Its page has Study it now if you want it again.",

@@ -28,11 +28,14 @@ def read_form() -> SuspendForm:
 
 def compute_back_url(form: SuspendForm, item: StudyItem) -> str:
     """Where the form's ``back`` leads: the study page (the queue, or the list being studied),
-    the card's page, or the suspended items."""
+    the card's or puzzle skill's page, or the suspended items."""
     if form.back.data == "card" and item.is_card:
         # The question list the card page was opened from, so its "Back to the list" stays.
         came_from = {"from": form.then_list.data} if form.then_list.data else {}
         return url_for("questions.card", key=item.key, **came_from)
+    if form.back.data == "skill" and item.is_skill:
+        family, _, level = item.key.partition("/")
+        return url_for("skills.show", family=family, level=level)
     if form.back.data == "suspended":
         return url_for("suspend.index")
     return compute_study_url(form.then_list.data)
@@ -52,7 +55,7 @@ def suspend():
     elif form.back.data in ("", "study"):
         flash({"text": f"“{title}” suspended.", "item_id": change.item.id,
                "then_list": form.then_list.data or ""}, RESUMABLE)
-    else:  # the card's page, whose own note says what being suspended means
+    else:  # the item's page, whose own note says what being suspended means
         flash(f"“{title}” suspended.", "info")
     return redirect(compute_back_url(form, change.item), 303)
 

@@ -10,7 +10,7 @@ from quizapp.web.study_forms import LIST_QUERY_MAX, StudyForm
 
 # Where the person goes once the item is suspended or resumed: the study page it was shown on
 # (the queue, or the list being studied), the card's question page, or the suspended items.
-BACK_TO = ("study", "card", "suspended")
+BACK_TO = ("study", "card", "skill", "suspended")
 MALFORMED = ("That suspend or resume request is incomplete or damaged (an item id that is not a "
              "number in range, or a page to go back to that this site does not have). Nothing "
              "was changed.")

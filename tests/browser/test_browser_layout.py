@@ -51,10 +51,14 @@ CHANNELS_LAST = "torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels
 # A copy and a view, so the result table shows both storage badges.
 EXPLORER = f"/explorer?expr={quote(CHANNELS_LAST)}"
 EXPLORER_VIEW = f"/explorer?expr={quote('torch.arange(24.).view(2, 3, 4).transpose(0, 1).view(3, 8)')}"
+# The puzzle skill whose example has the longest line of code (71 characters).
+WIDE_SKILL = "/puzzles/contiguous_bytes/principal"
 ANONYMOUS_PAGES = ["/", "/questions", "/questions/long-inline-code", "/questions/layout-middle",
-                   "/explorer", EXPLORER, EXPLORER_VIEW, "/login", "/register"]
+                   "/explorer", EXPLORER, EXPLORER_VIEW, "/login", "/register", "/puzzles",
+                   WIDE_SKILL]
 ACCOUNT_PAGES = ["/", "/study", "/settings", "/study/history", "/study/stats",
                  "/questions/long-inline-code", "/study?card=layout-middle", "/questions",
+                 "/puzzles", WIDE_SKILL, "/study?skill=contiguous_bytes/principal",
                  "/study?list=level%3Dmiddle", "/study?list=level%3Dnone-such"]
 
 # Colours as the eye gets them: an element's background is the nearest backgrounds up the tree,

@@ -21,11 +21,12 @@ HOSTILE = [
 ]
 # The query parameters each GET route reads; a path parameter is marked "<path>".
 GET_ROUTES = {
-    "/": [], "/study": ["card", "list", "seen", "from", "undone"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
+    "/": [], "/study": ["card", "skill", "list", "seen", "from", "undone"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
     "/settings/reviews.csv": [], "/settings/schedule.csv": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
     "/questions": ["level", "concept", "importance", "mine", "q", "sort", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
+    "/puzzles": [], "/puzzles/<string:family>/<string:level>": ["<path>"],
     "/explorer": ["expr"], "/api/explain": ["expr"],
     "/study/answer": ["answer", "hints_used", "token"], "/study/suspended": [],
     "/study/history/<int(max=2147483647):review_id>": ["<path>"],

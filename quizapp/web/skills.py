@@ -1,0 +1,41 @@
+"""Puzzle skills area: every skill by level with the user's progress, and one page per skill."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+from flask_login import current_user
+
+from quizapp.extensions import db
+from quizapp.services import item_record, reviews, skill_browser, suspensions
+from quizapp.services.bank_import import LEVEL_ORDER
+from quizapp.web.runtime import current_time
+
+bp = Blueprint("skills", __name__)
+
+
+@bp.route("/puzzles")
+def index():
+    user_id = current_user.id if current_user.is_authenticated else None
+    listed = skill_browser.list_skills(db.session, user_id)
+    by_level = {level: [row for row in listed if row.skill.level == level]
+                for level in LEVEL_ORDER}
+    return render_template("skills/index.html", by_level=by_level, total=len(listed))
+
+
+@bp.route("/puzzles/<string:family>/<string:level>")
+def show(family: str, level: str):
+    skill = skill_browser.load_skill(db.session, f"{family}/{level}")
+    studied = skill_browser.is_studied(skill)
+    state, suspended, record = None, False, None
+    if current_user.is_authenticated:
+        state = reviews.load_state(db.session, current_user, skill.id)
+        suspended = suspensions.is_suspended(db.session, current_user.id, skill.id)
+        record = item_record.compute_item_record(db.session, current_user, skill.id, state,
+                                                 current_time())
+    study_args = {"skill": skill.key}
+    if current_user.is_authenticated:
+        study_args["seen"] = str(state.version if state else 0)
+    return render_template(
+        "skills/show.html", skill=skill, studied=studied, state=state, suspended=suspended,
+        record=record, example=skill_browser.deal_example(skill) if studied else None,
+        study_args=study_args)
