@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import Blueprint, render_template, url_for
 from flask_login import current_user
 
 from quizapp.extensions import db
@@ -11,6 +11,13 @@ from quizapp.services.bank_import import LEVEL_ORDER
 from quizapp.web.runtime import current_time
 
 bp = Blueprint("skills", __name__)
+
+
+@bp.app_template_global("skill_url")
+def compute_skill_url(key: str) -> str:
+    """The page of the skill ``key`` ("family/level")."""
+    family, _, level = key.partition("/")
+    return url_for("skills.show", family=family, level=level)
 
 
 @bp.route("/puzzles")

@@ -22,6 +22,7 @@ from quizapp.web.questions import (
     read_studied_list,
 )
 from quizapp.web.runtime import current_time
+from quizapp.web.skills import compute_skill_url
 from quizapp.web.study_forms import LIST_QUERY_MAX
 
 SEEN_VERSION = re.compile(r"[0-9]{1,9}")
@@ -67,8 +68,7 @@ def read_chosen_skill(key: str) -> ChosenCard | None:
               "info")
         return None
     early = view.state is not None and view.state.due > now
-    family, _, level = key.partition("/")
-    return ChosenCard(view, url_for("skills.show", family=family, level=level), early=early)
+    return ChosenCard(view, compute_skill_url(view.item.key), early=early)
 
 
 def _is_seen_version(view: QueueView) -> bool:

@@ -10,6 +10,7 @@ from quizapp.extensions import db
 from quizapp.services import reviews, suspensions
 from quizapp.services.study_items import StudyItem
 from quizapp.web.runtime import current_time
+from quizapp.web.skills import compute_skill_url
 from quizapp.web.study import compute_study_url
 from quizapp.web.suspend_forms import MALFORMED, SuspendForm
 
@@ -34,8 +35,7 @@ def compute_back_url(form: SuspendForm, item: StudyItem) -> str:
         came_from = {"from": form.then_list.data} if form.then_list.data else {}
         return url_for("questions.card", key=item.key, **came_from)
     if form.back.data == "skill" and item.is_skill:
-        family, _, level = item.key.partition("/")
-        return url_for("skills.show", family=family, level=level)
+        return compute_skill_url(item.key)
     if form.back.data == "suspended":
         return url_for("suspend.index")
     return compute_study_url(form.then_list.data)

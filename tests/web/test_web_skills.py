@@ -157,6 +157,9 @@ def test_suspend_and_resume_on_the_skill_page_come_back_to_it(client, skill_bank
     page = client.get(SKILL_URL).text
     assert "You suspended this puzzle skill" in page
     assert listed(client.get("/puzzles").text)[SKILL].endswith("Suspended")
+    # The list of suspended items leads to the skill's page, where it can be resumed.
+    assert f'<a href="{SKILL_URL}">Strides of a fresh tensor (middle)</a>' in client.get(
+        "/study/suspended").text
     response = client.post("/study/resume", data=form)
     assert response.location.endswith(SKILL_URL)
     assert "You suspended" not in client.get(SKILL_URL).text

@@ -261,7 +261,8 @@ def test_puzzle_skills_are_suspended_from_their_page_and_resumed_from_the_list(
     listed = client.get("/study/suspended").text
     assert "Puzzle skill" in listed and "Never rated" in listed
     # Every row's button is named with its item, not just "Resume".
-    title = re.search(r'<tr data-item-id="\d+">\s*<td>([^<]+?)\s*<br>', listed).group(1)
+    title = re.search(r'<tr data-item-id="\d+">\s*<td><a href="/puzzles/[^"]+">([^<]+)</a>',
+                      listed).group(1)
     assert f'aria-label="Resume “{title}”"' in listed
     action, item = SUSPEND_FORM.search(listed).groups()
     assert action == "resume" and int(item) == item_id(app, key)
