@@ -10,6 +10,8 @@ from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import Review, ReviewState, User
+from quizapp.services import suspensions
+from quizapp.services.reviews import load_state
 from quizapp.services.settings import compute_user_zone
 
 # The newest reviews listed; the figures count every review. Anki's card info lists them all,
@@ -65,3 +67,22 @@ def compute_item_record(session: Session, user: User, item_id: int,
     return ItemRecord(total=total, lapses=int(lapses), first_reviewed_at=first,
                       last_reviewed_at=last, timed=timed, total_ms=int(total_ms),
                       reviews=reviews, memory=memory, due=due)
+
+
+@dataclass(frozen=True)
+class ItemStanding:
+    """Where a signed-in user stands with the item an item page shows."""
+
+    state: ReviewState | None
+    suspended: bool
+    record: ItemRecord | None
+
+
+VISITOR = ItemStanding(None, False, None)  # no account: nothing to stand on
+
+
+def load_standing(session: Session, user: User, item_id: int, now: datetime) -> ItemStanding:
+    """The user's state of the item, whether they suspended it, and their record with it."""
+    state = load_state(session, user, item_id)
+    return ItemStanding(state, suspensions.is_suspended(session, user.id, item_id),
+                        compute_item_record(session, user, item_id, state, now))

@@ -10,7 +10,7 @@ from flask import Blueprint, render_template, request, url_for
 from flask_login import current_user
 
 from quizapp.extensions import db
-from quizapp.services import item_record, paging, question_browser, reviews, suspensions
+from quizapp.services import item_record, paging, question_browser
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
 from quizapp.web.runtime import current_time
@@ -126,23 +126,21 @@ def index():
 @bp.route("/questions/<string:key>")
 def card(key: str):
     card = question_browser.load_card(db.session, key)
-    state, suspended, record = None, False, None
+    standing = item_record.VISITOR
     if current_user.is_authenticated:
-        state = reviews.load_state(db.session, current_user, card.id)
-        suspended = suspensions.is_suspended(db.session, current_user.id, card.id)
-        record = item_record.compute_item_record(db.session, current_user, card.id, state,
-                                                 current_time())
+        standing = item_record.load_standing(db.session, current_user, card.id,
+                                             current_time())
     came_from = request.args.get("from", "")[:LIST_QUERY_MAX]
     back = compute_list_query(parse_qsl(came_from, keep_blank_values=False))
     # seen: Back to the study page after rating it does not offer it again (study.index);
     # signed out the version is not known, so none is sent (notes/s12/review.md D2).
     study_args = {"card": card.key}
     if current_user.is_authenticated:
-        study_args["seen"] = str(state.version if state else 0)
+        study_args["seen"] = str(standing.state.version if standing.state else 0)
     if back:
         study_args["from"] = urlencode(back)
-    return render_template("questions/card.html", card=card, state=state, suspended=suspended,
-                           record=record,
+    return render_template("questions/card.html", card=card, state=standing.state,
+                           suspended=standing.suspended, record=standing.record,
                            back_url=url_for("questions.index", **back), back_to_list=bool(back),
                            list_query=urlencode(back),
                            study_url=url_for("study.index", **study_args))

@@ -6,7 +6,7 @@ from flask import Blueprint, render_template, url_for
 from flask_login import current_user
 
 from quizapp.extensions import db
-from quizapp.services import item_record, reviews, skill_browser, suspensions
+from quizapp.services import item_record, skill_browser
 from quizapp.services.bank_import import LEVEL_ORDER
 from quizapp.web.runtime import current_time
 
@@ -33,16 +33,14 @@ def index():
 def show(family: str, level: str):
     skill = skill_browser.load_skill(db.session, f"{family}/{level}")
     studied = skill_browser.is_studied(skill)
-    state, suspended, record = None, False, None
+    standing = item_record.VISITOR
     if current_user.is_authenticated:
-        state = reviews.load_state(db.session, current_user, skill.id)
-        suspended = suspensions.is_suspended(db.session, current_user.id, skill.id)
-        record = item_record.compute_item_record(db.session, current_user, skill.id, state,
-                                                 current_time())
+        standing = item_record.load_standing(db.session, current_user, skill.id,
+                                             current_time())
     study_args = {"skill": skill.key}
     if current_user.is_authenticated:
-        study_args["seen"] = str(state.version if state else 0)
+        study_args["seen"] = str(standing.state.version if standing.state else 0)
     return render_template(
-        "skills/show.html", skill=skill, studied=studied, state=state, suspended=suspended,
-        record=record, example=skill_browser.deal_example(skill) if studied else None,
-        study_args=study_args)
+        "skills/show.html", skill=skill, studied=studied, state=standing.state,
+        suspended=standing.suspended, record=standing.record, study_args=study_args,
+        example=skill_browser.deal_example(skill) if studied else None)
