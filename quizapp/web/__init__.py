@@ -37,7 +37,6 @@ def register_web(app: Flask) -> None:
     init_fragments(app)
     for blueprint in (
         auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
-        settings.bp,
-        account_data.bp, health.bp, assets.bp,
+        settings.bp, account_data.bp, health.bp, assets.bp,
     ):
         app.register_blueprint(blueprint)
