@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from decimal import Decimal
 
@@ -118,48 +119,53 @@ def compute_zone_choices(now: datetime, stored: str | None,
 
 
 NUMBER_CHARS_MAX = 20
+# What a person types in a number box: the digits 0-9, a minus for a negative number (which
+# the range then refuses in its own words) and, in a decimal, one point (".5" and "5." too).
+# int() and Decimal() read far more: "1_000", "+30", "٣" (Arabic-Indic 3), and Decimal also
+# "1e2", "inf" and "nan"; a browser's number box posts some of these as typed.
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
+DECIMAL_NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+NUMBER_MISSING = "Type a number, in digits."
 
 
 class AsciiDigitsMixin:
-    """Numbers typed with the digits 0-9 only: int() and Decimal() also read other scripts'
-    digits ("٣" is 3), which the pages never show and the ?page= parameter refuses as well."""
+    """Numbers typed as a person writes them (``written``): any other text int() or Decimal()
+    would read gets the field's ``not_a_number`` message, as words do."""
 
     not_a_number: str  # the message of the field class it is mixed into
+    written: re.Pattern[str]
 
     def process_formdata(self, valuelist: list[str]) -> None:
+        if not valuelist:  # not posted: InputRequired or keep_if_not_posted decides
+            return
+        text = valuelist[0].strip()  # spaces around the number are no reason to refuse it
+        self.data = None
         # A browser posts a number field it cannot read ("ten", "0,85" in some) as empty, so
         # an empty field is not called empty: the person may have typed something.
-        if valuelist and not valuelist[0].strip():
-            self.data = None
+        if not text:
             raise ValueError(self.gettext(NUMBER_MISSING))
         # No field takes more than a few digits; NumberRange turns a 400-digit int into a float
         # (math.isnan) and raised OverflowError, a 500 (notes/s10/retest.md).
-        if valuelist and len(valuelist[0].strip()) > NUMBER_CHARS_MAX:
-            self.data = None
+        if len(text) > NUMBER_CHARS_MAX:
             raise ValueError(self.gettext(f"Numbers here are at most {NUMBER_CHARS_MAX} "
                                           "characters long."))
-        if valuelist and not valuelist[0].strip().isascii():
-            self.data = None
+        if not self.written.fullmatch(text):
             raise ValueError(self.gettext(self.not_a_number))
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:  # WTForms says "Not a valid integer value." of "5.5" and "1e1"
-            raise ValueError(self.gettext(self.not_a_number)) from None
-
-
-NUMBER_MISSING = "Type a number, in digits."
+        super().process_formdata([text])
 
 
 class NumberField(AsciiDigitsMixin, IntegerField):
     """A whole number typed with the digits 0-9."""
 
     not_a_number = "Use a whole number, in digits, e.g. 20."
+    written = WHOLE_NUMBER
 
 
 class DecimalNumberField(AsciiDigitsMixin, DecimalField):
-    """A decimal number typed with the digits 0-9."""
+    """A decimal number typed with the digits 0-9 and a point."""
 
     not_a_number = "Use a number in digits, with a point for decimals, e.g. 0.9."
+    written = DECIMAL_NUMBER
 
 
 class LoginForm(FlaskForm):
@@ -196,19 +202,11 @@ def keep_if_not_posted(_form: FlaskForm, field) -> None:
         raise StopValidation()
 
 
-def stop_if_retention_not_finite(_form: FlaskForm, field) -> None:
-    """NaN and Infinity read as Decimals; comparing a signaling NaN ("sNaN") with the range's
-    bounds raises instead of failing, so they are refused before NumberRange sees them."""
-    if isinstance(field.data, Decimal) and not field.data.is_finite():
-        low, high = RETENTION_RANGE
-        raise StopValidation(f"Number must be between {low} and {high}.")
-
-
 class SettingsForm(FlaskForm):
     # Decimal bounds: NumberRange compares the typed Decimal("0.99") with its bounds, and the
     # float 0.99 is 0.98999..., so a float bound refused the top of the stated range.
     desired_retention = DecimalNumberField("Desired retention", places=2, validators=[
-        stop_if_unreadable, InputRequired(), stop_if_retention_not_finite,
+        stop_if_unreadable, InputRequired(),
         NumberRange(*(Decimal(str(bound)) for bound in RETENTION_RANGE))])
     new_per_day = NumberField("New items per day", validators=[
         stop_if_unreadable, InputRequired(), NumberRange(*NEW_PER_DAY_RANGE)])
