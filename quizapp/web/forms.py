@@ -168,12 +168,29 @@ class DecimalNumberField(AsciiDigitsMixin, DecimalField):
     written = DECIMAL_NUMBER
 
 
+# What a script or an older page may post for a box left unticked; WTForms' BooleanField
+# counted any value but "false" and "" as ticked, so "0" or "off" brought schedules forward.
+UNTICKED_VALUES = frozenset({"", "0", "false", "f", "n", "no", "off"})
+
+
+class CheckBox(BooleanField):
+    """A check box: ticked when posted with any value but those saying no (UNTICKED_VALUES,
+    in any case, spaces around ignored); a browser posts "y" for a ticked box, nothing else."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = bool(valuelist) and valuelist[0].strip().lower() not in UNTICKED_VALUES
+
+    def _value(self) -> str:
+        # A page shown again posts "y" when ticked, not the value that was posted ("0").
+        return "y"
+
+
 class LoginForm(FlaskForm):
     username = StringField("Username", render_kw=USERNAME_INPUT,
                            validators=[DataRequired(), Length(1, USERNAME_MAX_INPUT)])
     password = PasswordField("Password", render_kw=CURRENT_PASSWORD_INPUT,
                              validators=[DataRequired(), Length(1, PASSWORD_MAX)])
-    remember = BooleanField("Keep me logged in on this device")
+    remember = CheckBox("Keep me logged in on this device")
 
 
 class PasswordForm(FlaskForm):
@@ -223,11 +240,11 @@ class SettingsForm(FlaskForm):
                                      NEW_FROM_LEVELS, message="Pick a level from the list.")])
     # Not a setting: what this one save does to the dues already set (web.settings.describe_moved
     # words the outcome).
-    bring_forward = BooleanField("Also bring forward what is scheduled later than that")
+    bring_forward = CheckBox("Also bring forward what is scheduled later than that")
     # Any zone the server knows is taken (study.js may pick an alias a browser reports, such
     # as "Asia/Calcutta"), so the choices only offer; validate_time_zone decides.
     time_zone = SelectField("Time zone", validate_choice=False, validators=[InputRequired()])
-    keyboard_shortcuts = BooleanField("Keyboard shortcuts on study pages")
+    keyboard_shortcuts = CheckBox("Keyboard shortcuts on study pages")
     # An unticked box is not posted at all: this says the form carried the box, so a form
     # without it (a page opened before the setting existed, a script) leaves the setting alone.
     keyboard_shortcuts_shown = HiddenField()
