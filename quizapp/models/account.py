@@ -51,7 +51,7 @@ class User(UserMixin, db.Model):
     # instead of the one whose answer was just shown (web.runtime.derive_puzzle_seed).
     undo_count: Mapped[int] = mapped_column(default=0, server_default="0")
     # The item of the latest undo: a page of another item shown before that one undo is still
-    # current (services.reviews.predates_undo).
+    # current (services.rating_writes.predates_undo).
     last_undo_item_id: Mapped[int | None]
 
     def get_id(self) -> str:

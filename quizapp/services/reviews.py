@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from quizapp import srs
@@ -17,23 +14,18 @@ from quizapp.models import Item, Review, ReviewState, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.services.errors import Conflict, NotFound
 from quizapp.services.paging import check_page_number, count_pages
-from quizapp.services.settings import compute_user_zone
+from quizapp.services.rating_writes import (
+    STALE_MESSAGE,
+    Scheduling,
+    apply_review,
+    lock_user_row,
+    serialize_writes,
+)
+from quizapp.services.settings import compute_named_zone, compute_user_zone
 from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
 
-_SQLITE_WRITE_LOCK = threading.Lock()
 ANSWER_MAX = MAX_RESPONSE_CHARS  # the longest answer the puzzle checker reads
 DURATION_MAX_MS = 60 * 60 * 1000
-# A second click sends the same rating, but another tab may have rated the item otherwise:
-# say which rating stands and how to change it, not only that this one was dropped.
-# It is also what a page from before an undo of a later rating gets (the undo moves the version
-# on), so it claims no more than that the item changed since (notes/s11/review.md #5).
-STALE_MESSAGE = (
-    "Not saved: this item was rated or undone since this page was shown (a second click, or "
-    "another tab), and what was saved then stands. Undo takes back your latest rating if you "
-    "want to change it."
-)
-OUTDATED_PUZZLE = ("That puzzle's page is out of date: it was rated or undone since, so here is "
-                   "what comes next.")
 HISTORY_PER_PAGE = 50
 
 
@@ -46,38 +38,9 @@ class Rated:
     due: datetime
 
 
-# Every rating runs these statements, so they are built once with bind parameters (building a
-# SQLAlchemy statement costs more than running these small indexed queries). The writes go to
-# the tables themselves: the ORM's per-statement bookkeeping buys nothing for two fixed rows.
-_STATE_TABLE, _REVIEW_TABLE = ReviewState.__table__, Review.__table__
+# Read on every rating page, so built once with bind parameters.
 LOAD_STATE = select(ReviewState).where(ReviewState.user_id == bindparam("user_id"),
                                        ReviewState.item_id == bindparam("item_id"))
-INSERT_STATE = insert(_STATE_TABLE)
-INSERT_REVIEW = insert(_REVIEW_TABLE)
-# Conditional on the version the page showed: a second click finds the version moved on.
-UPDATE_STATE = (update(_STATE_TABLE)
-                .where(_STATE_TABLE.c.id == bindparam("row_id"),
-                       _STATE_TABLE.c.version == bindparam("seen_version"))
-                .values(state=bindparam("new_state"), due=bindparam("new_due"),
-                        learning=bindparam("learning"), version=bindparam("version_after"),
-                        reps=_STATE_TABLE.c.reps + 1, last_reviewed_at=bindparam("now")))
-
-
-LOAD_UNDOS = (select(User.undo_count, User.last_undo_item_id)
-              .where(User.id == bindparam("user_id")))
-
-
-def predates_undo(page_undos: int, item_id: int, undos: int,
-                  last_undo_item_id: int | None) -> bool:
-    """Whether a puzzle page shown after ``page_undos`` undos is out of date by an undo since
-    (the user has made ``undos``, the latest of ``last_undo_item_id``). Undoing an item's first
-    rating deletes its state, so its versions start again and a page of any version may look
-    current (notes/s11/retest.md #1); an undo of another item changes nothing on the page. After
-    two or more undos, or one from before the item was stored (None), it is not known which
-    items they took back, so such a page is refused, as before the item was stored."""
-    if undos == page_undos:
-        return False
-    return undos != page_undos + 1 or last_undo_item_id in (None, item_id)
 
 
 def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
@@ -119,7 +82,7 @@ def apply_rating(
 ) -> Rated:
     """record_review once the item and the user's state for it are read (load_item_and_state):
     schedule with FSRS, then the write transaction. ``seen_undos``: the user's undos when a
-    puzzle's page was shown, checked in that transaction (predates_undo)."""
+    puzzle's page was shown, checked in that transaction (rating_writes.predates_undo)."""
     srs.validate_rating(rating)
     if duration_ms is not None:
         duration_ms = max(0, min(int(duration_ms), DURATION_MAX_MS))
@@ -129,9 +92,17 @@ def apply_rating(
     if (0 if is_new else state.version) != seen_version:
         raise Conflict(STALE_MESSAGE)
     before = srs.new_state(now) if is_new else state.state
-    result = srs.review(before, rating, now, desired_retention=user.desired_retention,
-                        maximum_interval_days=user.maximum_interval_days,
-                        duration_ms=duration_ms, zone=compute_user_zone(user))
+
+    @cache
+    def schedule(settings: Scheduling) -> srs.ReviewResult:
+        return srs.review(before, rating, now, desired_retention=settings.desired_retention,
+                          maximum_interval_days=settings.maximum_interval_days,
+                          duration_ms=duration_ms, zone=compute_named_zone(settings.time_zone))
+
+    # Computed before the write transaction, and again in it only if a Settings save changed
+    # these since the request read them (rating_writes.LOAD_SCHEDULING).
+    read = Scheduling(user.desired_retention, user.maximum_interval_days, user.time_zone)
+    schedule(read)
     review_row = {
         "user_id": user.id, "item_id": item.id, "reviewed_at": now, "rating": rating,
         "duration_ms": duration_ms, "answer": answer, "correct": correct,
@@ -140,63 +111,14 @@ def apply_rating(
         "state_before": None if is_new else state.state,
         "due_before": None if is_new else state.due,
         "last_reviewed_before": None if is_new else state.last_reviewed_at,
-        "state_after": result.state, "due_after": result.due, "version_after": seen_version + 1,
-        "fsrs_log": result.log,
+        "version_after": seen_version + 1,
     }
-    # Everything is computed; the write transaction is two statements and a commit, so the
-    # database's write lock is held as briefly as possible.
+    # Everything is computed; the write transaction is a read of the settings, two writes and
+    # a commit, so the database's write lock is held as briefly as possible.
     with serialize_writes(session):
-        review_id = apply_review(session, None if is_new else state.id, result, review_row,
-                                 seen_undos)
+        review_id, result = apply_review(session, None if is_new else state.id, schedule, read,
+                                         review_row, seen_undos)
     return Rated(review_id, item.title, result.due)
-
-
-def apply_review(session: Session, state_id: int | None, result: srs.ReviewResult,
-                 review_row: dict, seen_undos: int | None = None) -> int:
-    """The write transaction of record_review: the state change and the log entry, committed.
-
-    ``state_id`` None inserts the user's first state for the item; otherwise the row moves from
-    the version before ``review_row["version_after"]`` to it, or Conflict if it has moved on.
-    """
-    version_after, now = review_row["version_after"], review_row["reviewed_at"]
-    if state_id is None:
-        try:
-            session.connection().execute(INSERT_STATE, {
-                "user_id": review_row["user_id"], "item_id": review_row["item_id"],
-                "state": result.state, "due": result.due, "learning": srs.is_learning(result.state),
-                "version": version_after, "reps": 1, "last_reviewed_at": now})
-        except IntegrityError:
-            session.rollback()
-            raise Conflict(STALE_MESSAGE) from None
-        # Read after the insert, in its transaction: an undo of this item's first rating that
-        # committed after the page's own check is seen here (notes/s11/review.md #3).
-        if seen_undos is not None and predates_undo(
-                seen_undos, review_row["item_id"],
-                *session.connection().execute(LOAD_UNDOS, {"user_id": review_row["user_id"]}).one()):
-            session.rollback()
-            raise Conflict(f"Not saved. {OUTDATED_PUZZLE}")
-    else:
-        changed = session.connection().execute(UPDATE_STATE, {
-            "row_id": state_id, "seen_version": version_after - 1, "new_state": result.state,
-            "new_due": result.due, "learning": srs.is_learning(result.state),
-            "version_after": version_after, "now": now}).rowcount
-        if changed != 1:
-            session.rollback()
-            raise Conflict(STALE_MESSAGE)
-    review_id = session.connection().execute(INSERT_REVIEW, review_row).inserted_primary_key[0]
-    session.commit()
-    return review_id
-
-
-@contextmanager
-def serialize_writes(session: Session) -> Iterator[None]:
-    """SQLite has one writer at a time and makes waiters sleep and retry (1, 2, 5, 10 ms...);
-    threads of one process queue on a lock instead, which wakes the next one at once."""
-    if session.get_bind().dialect.name != "sqlite":
-        yield
-        return
-    with _SQLITE_WRITE_LOCK:
-        yield
 
 
 def load_own_review(session: Session, user: User, review_id: int) -> Review:
@@ -231,6 +153,7 @@ def undo_review(session: Session, user: User, review_id: int, now: datetime) -> 
     item = review.item
     if state_row is None:
         raise Conflict("That rating was already undone; nothing was undone.")
+    lock_user_row(session, user.id)  # before the state, as a rating (rating_writes)
     row_filter = (ReviewState.id == state_row.id, ReviewState.version == state_row.version)
     if review.was_new:
         # The item was new: removing its state makes it new again, as it was.

@@ -80,10 +80,15 @@ def takes_every_level(user) -> bool:
 
 
 def compute_user_zone(user) -> tzinfo:
-    """The tzinfo of ``user.time_zone``; UTC if the name is no longer known (a zone database
+    """The tzinfo of ``user.time_zone`` (compute_named_zone)."""
+    return compute_named_zone(user.time_zone)
+
+
+def compute_named_zone(name: str) -> tzinfo:
+    """The tzinfo of a stored time zone; UTC if the name is no longer known (a zone database
     without it), so a page still renders rather than failing on every request."""
     try:
-        return srs.compute_zone(user.time_zone)
+        return srs.compute_zone(name)
     except ValueError:
         return UTC
 
@@ -154,6 +159,12 @@ def update_settings(session: Session, user: User, settings: StudySettings, *,
     user.keyboard_shortcuts = settings.keyboard_shortcuts
     moved = 0
     if bring_forward:
+        # The user's row is written before any due moves: on PostgreSQL a rating in progress
+        # holds a share lock on it (services.rating_writes), so this waits for that rating's
+        # commit and then finds its due, and a rating after this point waits for this commit
+        # and is scheduled with the new cap. On SQLite this write takes the database's lock.
+        # (A save that changes no setting writes nothing: ratings already use the stored cap.)
+        session.flush()
         moved = bring_forward_dues(session, user.id, settings.maximum_interval_days,
                                    compute_user_zone(user))
     session.commit()

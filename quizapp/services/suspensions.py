@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from quizapp.models import User
 from quizapp.services.errors import NotFound
-from quizapp.services.reviews import serialize_writes
+from quizapp.services.rating_writes import serialize_writes
 from quizapp.services.study_items import (
     ITEM,
     ITEM_COLUMNS,

@@ -9,7 +9,7 @@ from quizapp.extensions import db
 from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
 from quizapp.services.errors import Conflict, NotFound, ServiceError
-from quizapp.services.reviews import OUTDATED_PUZZLE
+from quizapp.services.rating_writes import OUTDATED_PUZZLE
 from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS, RATING_LABELS
 from quizapp.web.questions import read_studied_list

@@ -9,7 +9,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from quizapp.models import User
 from quizapp.services.errors import ServiceError
-from quizapp.services.reviews import predates_undo
+from quizapp.services.rating_writes import predates_undo
 from quizapp.web.signing import current_serializer
 
 SALT = "quizapp.study-page"
@@ -28,7 +28,7 @@ class ShownItem:
 
     def predates_undo(self, user: User) -> bool:
         """A puzzle shown before an undo of its item's first rating, which set the version
-        back and dealt a fresh puzzle (services.reviews.predates_undo)."""
+        back and dealt a fresh puzzle (services.rating_writes.predates_undo)."""
         return self.seed is not None and predates_undo(
             self.undo_count, self.item_id, user.undo_count, user.last_undo_item_id)
 

@@ -107,3 +107,51 @@ def test_a_rating_racing_an_undo_of_the_same_item_is_never_half_undone(app, clie
         assert [review.version_after for review in logged] == [1, 2]
         assert state is not None and state.version == 2 and state.reps == 2
         assert state.state == logged[-1].state_after
+
+
+def test_an_undo_and_a_rating_of_its_item_at_once_do_not_deadlock(app, client, bank, clock):
+    """A rating's write transaction starts with a share lock on the user's row (PostgreSQL; so
+    that a Settings save bringing dues forward waits for it: services.rating_writes), then
+    writes the item's state. An undo that wrote the state first and the user's row (its undo
+    count) last would wait for the rating's lock while the rating waited for the state: a
+    deadlock, ended by an error. The undo now takes the user's row first as well. The rating
+    starts just before the undo's last write and is given time to get as far as it can."""
+    user_id, item_id = register_racer(app, client)
+    assert rate_concurrently(app, clock, user_id, item_id, 0, copies=1) == ["applied"]
+    clock.advance(minutes=1)
+    main, outcomes = threading.get_ident(), []
+
+    def rate() -> None:
+        with app.app_context():
+            user = db.session.get(User, user_id)
+            try:
+                record_review(db.session, user, item_id, 3, clock(), seen_version=1)
+                outcomes.append("applied")
+            except Conflict:
+                outcomes.append("refused")
+            finally:
+                db.session.remove()
+
+    rater = threading.Thread(target=rate)
+
+    def race(_conn, _cursor, statement, *_args) -> None:
+        if (threading.get_ident() == main and rater.ident is None
+                and statement.lstrip().upper().startswith("UPDATE") and "undo_count" in statement):
+            rater.start()
+            rater.join(timeout=3)
+
+    with app.app_context():
+        user, engine = db.session.get(User, user_id), db.engine
+        first = db.session.scalar(select(Review.id))
+        event.listen(engine, "before_cursor_execute", race)
+        try:
+            undo_review(db.session, user, first, clock())
+        finally:
+            event.remove(engine, "before_cursor_execute", race)
+            db.session.remove()
+    rater.join(timeout=60)
+    assert rater.ident is not None and not rater.is_alive()
+    assert outcomes == ["refused"]  # the undo came first: the page's version is gone
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Review)) == 0
+        assert db.session.scalar(select(ReviewState)) is None
