@@ -7,6 +7,9 @@ import pytest
 from playwright.sync_api import expect
 from webtest_support import register_in_browser, stored_ratings
 
+from quizapp import puzzles
+from quizapp.web.filters import format_answer
+
 pytestmark = pytest.mark.browser
 PASSWORD = "a long browser password"
 
@@ -90,3 +93,36 @@ def test_keys_are_announced_only_where_the_script_makes_them_work(browser, live_
     # Space on Show answer, 1-4 on the ratings, u on Undo; with the script off, no key works
     # and none is announced to a screen reader.
     assert sorted(keys) == (sorted(["Space Enter", "1", "2", "3", "4", "u"]) if javascript else [])
+
+
+def test_turned_off_a_puzzles_result_leaves_the_focus_on_the_verdict(page, live_server):
+    """With the keys off, the suggested rating is not focused either: a stray Space or Enter
+    after Check (speech input's "press enter", a double press) rates nothing, as on a card."""
+    base, app, seeds = live_server["url"], live_server["app"], live_server["seeds"]
+    register_in_browser(page, base, "quietpuzzle", PASSWORD)
+    page.goto(f"{base}/settings")
+    page.uncheck("#keyboard_shortcuts")
+    with page.expect_navigation():
+        page.click("text=Save settings")
+    page.goto(f"{base}/study")
+    for _ in range(10):  # the bank's cards rated Good until a puzzle is shown
+        if page.locator("article[data-item-kind=skill]").count():
+            break
+        page.click("summary.reveal-button")
+        with page.expect_navigation():
+            page.click(".rate-3")
+    key = page.locator("article[data-item-kind=skill]").get_attribute("data-item-key")
+    family, level = key.split("/")
+    puzzle = puzzles.generate(family, level, seeds.given[-1])
+    page.fill("#answer", format_answer(puzzle["answer"], puzzle["answer_kind"]))
+    with page.expect_navigation():
+        page.click("button:has-text('Check')")
+    expect(page.locator("[data-verdict]")).to_be_focused()
+    rated = len(stored_ratings(app))
+    for key in ("Space", "Enter", "3"):
+        page.keyboard.press(key)
+    page.wait_for_timeout(300)
+    assert len(stored_ratings(app)) == rated  # the keys were sent; nothing was rated
+    with page.expect_navigation():
+        page.click(".rate-bar .suggested")
+    assert len(stored_ratings(app)) == rated + 1

@@ -196,14 +196,17 @@
 
   // A puzzle's result: the verdict is what is new on the page. On a short screen (a phone held
   // sideways) the sticky rating bar, with the suggested rating focused, covered all of it. The
-  // suggested button is focused here without scrolling, as in Anki a key then rates (without
-  // this script the verdict itself has the autofocus), and the verdict is brought clear of the
-  // bar.
+  // suggested button is focused here without scrolling, as in Anki a key then rates, and the
+  // verdict is brought clear of the bar. With the shortcuts off (and without this script) the
+  // verdict keeps its autofocus, as a card's answer takes the focus instead of Good: a stray
+  // Space or Enter then presses nothing.
   function showVerdict() {
     var verdict = document.querySelector("[data-verdict]");
     var suggested = document.querySelector(".rate-bar .suggested");
     if (!verdict || !suggested) return;
-    if (document.activeElement !== suggested) suggested.focus({ preventScroll: true });
+    if (document.body.hasAttribute("data-shortcuts") && document.activeElement !== suggested) {
+      suggested.focus({ preventScroll: true });
+    }
     var bar = suggested.closest(".rate-bar");
     var box = verdict.getBoundingClientRect();
     if (box.top < 0 || box.bottom > bar.getBoundingClientRect().top) {
