@@ -130,6 +130,16 @@ def test_a_new_account_has_the_shortcuts_on(client, bank):
     assert "checked" in shortcut_box(client.get("/settings").text)
 
 
+def test_the_shortcuts_box_says_the_keys_need_javascript(client, bank):
+    """The box is shown without JavaScript too, where no key works: its description must not
+    promise that Space, 1-4 and u do something there (the <kbd> marks are js-only likewise)."""
+    register(client, "sam")
+    page = Elements(client.get("/settings").text)
+    (help_text,) = description(page, page.by_id("keyboard_shortcuts"))
+    assert "JavaScript" in help_text, help_text
+    assert "the buttons still work" in help_text
+
+
 @pytest.mark.parametrize("path", ["/study", "/study/history"])
 def test_turned_off_no_page_offers_or_answers_the_keys(client, bank, path):
     register(client, "sam")
