@@ -157,6 +157,20 @@ def test_nothing_picked_or_typed_asks_for_either_and_damaged_picks_are_refused(
 
 
 @pytest.mark.parametrize("first_puzzle", ["choice"], indirect=True)
+@pytest.mark.parametrize(("typed", "picks"), [("c", ("A",)), ("  ", ())])
+def test_a_refused_answer_puts_the_focus_on_the_box_in_error(client, first_puzzle, typed,
+                                                           picks) -> None:
+    """Without JavaScript nothing else focuses it: the page opened at its top, the error
+    below the options, and a keyboard user tabbed past the menu and every option to reach it."""
+    page, _ = first_puzzle
+    assert 'autofocus' not in page  # a fresh puzzle with options: a tap screen keeps its keyboard
+    refused = answer(client, page, typed, picks)
+    assert refused.status_code in (400, 422)
+    box = re.search(r'<input[^>]*\bid="answer"[^>]*>', refused.text).group(0)
+    assert " autofocus " in box and 'aria-invalid="true"' in box, box
+
+
+@pytest.mark.parametrize("first_puzzle", ["choice"], indirect=True)
 def test_the_result_marks_the_pick_and_the_answer_in_words(client, first_puzzle) -> None:
     page, puzzle = first_puzzle
     right = puzzle["answer"].upper()
