@@ -13,7 +13,7 @@ from quizapp.puzzles.registry import FAMILIES, feedback_table
 from quizapp.puzzles.rendering import LETTERS
 
 CORRECT = "Correct."
-FALLBACK = "Not quite. Try the hints, or read the explanation."
+FALLBACK = "Not quite: read why below."
 
 
 def check(puzzle: Mapping[str, Any], response: str) -> dict[str, Any]:

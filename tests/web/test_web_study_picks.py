@@ -170,6 +170,20 @@ def test_a_refused_answer_puts_the_focus_on_the_box_in_error(client, first_puzzl
     assert " autofocus " in box and 'aria-invalid="true"' in box, box
 
 
+@pytest.mark.parametrize("first_puzzle", ["int"], indirect=True)
+def test_a_wrong_answer_is_not_sent_to_hints_the_result_does_not_show(client,
+                                                                     first_puzzle) -> None:
+    """A wrong answer with no feedback of its own got "Try the hints", on a result page (and
+    a history entry) that shows no hint: it points to the explanation shown below instead."""
+    page, puzzle = first_puzzle
+    result = answer(client, page, str(puzzle["answer"] + 50))  # not off by one: no own note
+    assert result.status_code == 200 and 'data-verdict="wrong"' in result.text
+    assert "data-hint" not in result.text  # the hints stay on the question's page
+    verdict = re.search(r'<div class="verdict .*?</div>', result.text, re.S).group(0)
+    assert "hint" not in verdict.lower(), verdict
+    assert "<summary>Why</summary>" in result.text and "below" in verdict
+
+
 @pytest.mark.parametrize("first_puzzle", ["choice"], indirect=True)
 def test_the_result_marks_the_pick_and_the_answer_in_words(client, first_puzzle) -> None:
     page, puzzle = first_puzzle
