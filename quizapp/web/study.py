@@ -148,7 +148,7 @@ def answer():
         return redirect(url_for("study.index"))
     form = AnswerForm(request.args) if by_get else AnswerForm()
     if not form.validate():
-        if form.errors.keys() & {"token", "hints_used", "pick"}:  # fields the page wrote, not the person
+        if form.errors.keys() & {"token", "hints_used", "pick", "hint"}:  # the page wrote these
             abort(400, DAMAGED)
         shown = _verify_or_none(form.token.data)
         message = "; ".join(e for errors in form.errors.values() for e in errors)
@@ -158,6 +158,9 @@ def answer():
     if not shown.is_current(state.version if state else 0, current_user):
         flash(OUTDATED_PUZZLE, "info")  # rated or undone since (Back after rating, or undo)
         return redirect(url_for("study.index"))
+    if form.hint.data:  # a hint asked for without JavaScript: counted, and shown open
+        form.hints_used.data = max(form.hints_used.data or 0, form.hint.data)
+        return render_queue_page(shown=shown, answer_form=form)
     now = current_time()
     seconds = compute_duration_ms(shown, now) / 1000
     checked = skill_reviews.check_skill_answer(

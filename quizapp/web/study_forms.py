@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, StringField
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, StopValidation
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+)
 
 from quizapp.puzzles.picking import MAX_PICKS
 from quizapp.services.reviews import ANSWER_MAX
@@ -65,9 +72,11 @@ class AnswerForm(StudyForm):
         Length(max=ANSWER_MAX, message=f"An answer is at most {ANSWER_MAX} characters long.")])
     pick = PicksField(default=())
     hints_used = NumberField(default=0, validators=[NumberRange(0, 2)])
+    # Without JavaScript a hint is a button of this form: the same puzzle, that hint open.
+    hint = NumberField(validators=[Optional(), NumberRange(1, 2)])
 
     def validate_answer(self, field: StringField) -> None:
-        if not (field.data or "").strip() and not self.pick.data:
+        if not (field.data or "").strip() and not self.pick.data and not self.hint.data:
             raise StopValidation(EMPTY_ANSWER)
 
 

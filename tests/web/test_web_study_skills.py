@@ -255,6 +255,23 @@ def test_hints_open_before_a_refused_answer_are_open_after_it(client, skill_bank
     assert 'name="hints_used" value="1"' in refused.text  # and still counted
 
 
+def test_a_hint_asked_for_without_javascript_is_counted_and_keeps_the_answer(client,
+                                                                            skill_bank):
+    register(client, "pat")
+    page = reach_first_skill(client)
+    assert page.count('name="hint" value="1"') == 1 and 'name="hint" value="2"' not in page
+    query = {"token": study_token(page), "hints_used": "0", "answer": "half typed", "hint": "1"}
+    hinted = client.get("/study/answer", query_string=query)
+    assert hinted.status_code == 200 and 'data-verdict' not in hinted.text  # nothing judged
+    assert study_token(hinted.text) == study_token(page)  # the same puzzle
+    assert hinted.text.count('data-hint open data-seen="1"') == 1
+    assert 'name="hints_used" value="1"' in hinted.text and 'value="half typed"' in hinted.text
+    assert 'name="hint" value="2"' in hinted.text  # the next one is offered
+    for damaged in ("3", "0", "x"):
+        response = client.get("/study/answer", query_string={**query, "hint": damaged})
+        assert response.status_code == 400 and str(escape(DAMAGED)) in response.text, damaged
+
+
 def test_every_review_of_a_skill_uses_a_new_seed(app, client, skill_bank, clock):
     app.config["PUZZLE_SEED_SOURCE"] = None  # the app's own seeds, not the test sequence
     register(client, "pat")

@@ -1,0 +1,53 @@
+"""A puzzle's hints count toward the suggested rating (right after a hint is Hard) with or
+without JavaScript: the script counts the hints opened, and without it each hint is a button
+that asks the server for the same puzzle with that hint open."""
+
+from __future__ import annotations
+
+import pytest
+from webtest_support import register_in_browser
+
+from quizapp import puzzles
+from quizapp.web.filters import format_answer
+
+pytestmark = pytest.mark.browser
+PASSWORD = "a long browser password"
+
+
+def reach_puzzle(page) -> str:
+    for _ in range(10):  # the bank's cards rated Good until a puzzle is shown
+        article = page.locator("article[data-item-kind]")
+        if article.get_attribute("data-item-kind") == "skill":
+            return article.get_attribute("data-item-key")
+        page.click("summary.reveal-button")
+        with page.expect_navigation():
+            page.click(".rate-3")
+    raise AssertionError("no puzzle within ten items")
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_a_right_answer_after_a_hint_suggests_hard(browser, live_server, javascript):
+    context = browser.new_context(java_script_enabled=javascript)
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        register_in_browser(page, live_server["url"], f"hinted{int(javascript)}", PASSWORD)
+        family, level = reach_puzzle(page).split("/")
+        puzzle = puzzles.generate(family, level, live_server["seeds"].given[-1])
+        first_hint = page.locator("details.hint").first
+        assert not first_hint.locator(".prose").is_visible()
+        if javascript:
+            first_hint.locator("summary").click()
+        else:  # a button that comes back with the same puzzle, that hint open
+            with page.expect_navigation():
+                page.click("button[name=hint]")
+            assert "#hint-1" in page.url
+        assert first_hint.locator(".prose").is_visible()
+        assert page.locator(".hint .prose").nth(1).is_visible() is False
+        page.fill("#answer", format_answer(puzzle["answer"], puzzle["answer_kind"]))
+        with page.expect_navigation():
+            page.click("button:has-text('Check')")
+        assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
+        assert page.locator(".rate-bar .suggested .rate-label").inner_text() == "Hard"
+    finally:
+        context.close()
