@@ -140,6 +140,14 @@ def test_the_shortcuts_box_says_the_keys_need_javascript(client, bank):
     assert "the buttons still work" in help_text
 
 
+def test_the_home_page_says_the_keys_need_javascript(client, bank):
+    """Read without JavaScript, "everything also works without JavaScript" after the keys
+    read as if the keys did too."""
+    text = " ".join(re.sub(r"<[^>]+>", "", client.get("/").text).split())
+    keys = text[text.index("Keyboard first"):]
+    assert "need JavaScript" in keys[:600], keys[:600]
+
+
 @pytest.mark.parametrize("path", ["/study", "/study/history"])
 def test_turned_off_no_page_offers_or_answers_the_keys(client, bank, path):
     register(client, "sam")
