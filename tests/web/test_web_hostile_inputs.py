@@ -28,7 +28,7 @@ GET_ROUTES = {
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],
     "/puzzles": [], "/puzzles/<string:family>/<string:level>": ["<path>"],
     "/explorer": ["expr"], "/api/explain": ["expr"],
-    "/study/answer": ["answer", "hints_used", "token"], "/study/suspended": [],
+    "/study/answer": ["answer", "hints_used", "hint", "token"], "/study/suspended": [],
     "/study/history/<int(max=2147483647):review_id>": ["<path>"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
