@@ -6,9 +6,10 @@ Two phases on loopback, both servers (same gunicorn settings) in the same run:
 Each phase alternates the two servers in short segments (bare, app, app, bare, ...), so load
 from elsewhere on the machine falls on both alike; server CPU per request is printed as well.
 Simulated users log in once (scrypt; timed and reported on their own, before any segment), then
-loop: fetch the next item -> answer (puzzles) -> rate. Every 10th rating is sent twice (a double
-click); that request is served, so it is timed and counted like the others. At the end the
-reviews in the database must equal the ratings the server accepted: none lost, none doubled.
+loop: fetch the next item -> answer (puzzles) -> rate. Every 10th rating (--double-click-every) is
+sent twice (a double click); that request is served, so it is timed and counted like the others.
+At the end the reviews in the database must equal the ratings the server accepted: none lost,
+none doubled.
 No warm-up is excluded: the first segment starts on cold workers.
 The p99 target (50 ms at 50 users) is read on the paced phase; a closed loop without think time
 measures queueing (latency ~ users / throughput), for the bare endpoint as for the app.
@@ -155,13 +156,14 @@ def server_cpu_seconds(pid: int) -> float:
 
 def run_schedule(ports: dict[str, int], pids: dict[str, int], users: int,
                  schedule: list[tuple[str, float, float]], max_loops: int,
-                 processes: int) -> tuple[list[dict], list[float], list[float]]:
+                 processes: int, double_every: int = 10
+                 ) -> tuple[list[dict], list[float], list[float]]:
     """Run the schedule with N users over client processes; per segment: outcomes and CPU."""
     context = get_context("fork")
     slices = [s for s in (list(range(i, users, processes)) for i in range(processes)) if s]
     barrier, results = context.Barrier(len(slices) + 1), context.Queue()
     workers = [context.Process(target=run_process, args=(
-        ports, s, schedule, max_loops, barrier, results)) for s in slices]
+        ports, s, schedule, max_loops, barrier, results, double_every)) for s in slices]
     for worker in workers:
         worker.start()
     # The barrier opens once before each segment and once after the last: sampling both servers
@@ -214,6 +216,9 @@ def main() -> None:
                              "so a change in background load hits both alike")
     parser.add_argument("--think-ms", type=float, default=1000.0, help="pause in the paced phase")
     parser.add_argument("--max-loops", type=int, default=300)
+    parser.add_argument("--double-click-every", type=lambda text: max(1, int(text)), default=10,
+                        metavar="N",
+                        help="every Nth rating of a user is sent twice (1: every one)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--client-processes", type=int, default=2)
@@ -254,7 +259,8 @@ def main() -> None:
     try:
         segments, cpu, logins = run_schedule(
             ports, {kind: proc.pid for kind, proc in servers.items()},
-            args.users, schedule, args.max_loops, args.client_processes)
+            args.users, schedule, args.max_loops, args.client_processes,
+            args.double_click_every)
     finally:
         for proc in servers.values():
             proc.terminate()

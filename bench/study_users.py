@@ -78,11 +78,11 @@ def log_in(client: Client, n: int) -> float:
 
 
 def run_user(client: Client, kind: str, n: int, deadline: float, think: float,
-             max_loops: int, segment: int, loops_before: int) -> dict:
+             max_loops: int, segment: int, loops_before: int, double_every: int = 10) -> dict:
     """One simulated user's loops until the deadline; returns latencies (s) and rating counts.
 
-    ``loops_before`` counts the user's loops in earlier segments, so every 10th loop of the
-    whole run (not of each segment) ends with a double click.
+    ``loops_before`` counts the user's loops in earlier segments, so every ``double_every``th
+    loop of the whole run (not of each segment) ends with a double click.
     """
     latencies: list[float] = []
     accepted = duplicates = 0
@@ -125,7 +125,7 @@ def run_user(client: Client, kind: str, n: int, deadline: float, think: float,
         status, _ = timed("POST", "/study/rate", {**form, "rating": "4"})
         if status == 303:
             accepted += 1
-        if (loops_before + loops) % 10 == 0:  # a double click: must not count twice
+        if (loops_before + loops) % double_every == 0:  # a double click: must not count twice
             status, _ = timed("POST", "/study/rate", {**form, "rating": "4"})
             assert status == 303, f"double click got {status}"
             duplicates += 1
@@ -134,7 +134,7 @@ def run_user(client: Client, kind: str, n: int, deadline: float, think: float,
 
 
 def run_process(ports: dict[str, int], users: list[int], schedule: list[tuple[str, float, float]],
-                max_loops: int, barrier, results) -> None:
+                max_loops: int, barrier, results, double_every: int = 10) -> None:
     """Log every user in once, then run each segment of the schedule in step with the others.
 
     Every process (and the parent, which samples server CPU) meets at the barrier before each
@@ -152,7 +152,7 @@ def run_process(ports: dict[str, int], users: list[int], schedule: list[tuple[st
         deadline = started + duration
         with ThreadPoolExecutor(max_workers=len(users)) as pool:
             futures = [pool.submit(run_user, clients[kind][n], kind, n, deadline, think, max_loops,
-                                   segment, loops_done[n]) for n in users]
+                                   segment, loops_done[n], double_every) for n in users]
             outcomes = [future.result() for future in futures]
         for n, outcome in zip(users, outcomes, strict=True):
             loops_done[n] += outcome["loops"]
