@@ -169,3 +169,16 @@ def test_the_menu_names_the_puzzles_page(client, skill_bank):
     page = client.get("/puzzles").text
     assert '<a href="/puzzles" aria-current="page">Puzzles</a>' in page
     assert '<a href="/puzzles" >Puzzles</a>' in client.get("/questions").text
+
+
+def test_a_suspended_skill_dealt_by_study_it_now_says_so_and_offers_resume(client, skill_bank):
+    register(client, "pia")
+    page = client.get(SKILL_URL).text
+    item_id = re.search(r'name="item_id" type="hidden" value="(\d+)"', page).group(1)
+    client.post("/study/suspend", data={"csrf_token": csrf_token(page), "item_id": item_id,
+                                        "back": "skill"})
+    page = client.get(f"/study?skill={SKILL}&seen=0").text
+    assert shown_key(page) == SKILL
+    assert "You suspended this puzzle skill: a rating here is saved" in page
+    actions = page[page.index('<div class="item-actions">'):]
+    assert 'action="/study/resume"' in actions and 'action="/study/suspend"' not in actions
