@@ -10,6 +10,7 @@ from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.rating_writes import OUTDATED_PUZZLE
+from quizapp.services.study_items import SKILL_KEYS
 from quizapp.services.study_queue import compute_queue, compute_status
 from quizapp.web.filters import ANSWER_HINTS, RATING_LABELS
 from quizapp.web.questions import read_studied_list
@@ -249,11 +250,12 @@ def undo():
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
     # While a list is studied, its next rating leads back to it (notes/s12/lists.md #3).
     in_list = {"list": read_studied_list(form.then_list.data)[1]} if form.then_list.data else {}
-    if item.kind == "card" and not item.retired:
-        # Shown again to be rated anew, as Anki does, even if it was chosen out of turn and is
-        # not the queue's (or the list's) head now; a skill deals a fresh puzzle from the queue.
+    if not item.retired and (item.kind == "card" or (item.key in SKILL_KEYS and not in_list)):
+        # Shown again to be rated anew, as Anki does, even if it was chosen out of turn ("Study
+        # it now") and is not the queue's (or the list's) head now; a skill with a fresh puzzle
+        # (a question list being studied goes on instead: it holds no skills).
         state = reviews.load_state(db.session, current_user, item.id)
-        return redirect(url_for("study.index", card=item.key, undone=1,
+        return redirect(url_for("study.index", **{item.kind: item.key}, undone=1,
                                 seen=state.version if state else 0, **in_list), 303)
     return redirect(compute_study_url(form.then_list.data), 303)
 

@@ -57,8 +57,9 @@ class ChosenCard:
 
 
 def read_chosen_skill(key: str) -> ChosenCard | None:
-    """The puzzle skill ``key`` of ``/study?skill=`` ("Study it now" on its page), read as
-    read_chosen_card reads a card (``seen`` included); NotFound if the queue does not offer it.
+    """The puzzle skill ``key`` of ``/study?skill=`` ("Study it now" on its page, or dealt again
+    after Undo), read as read_chosen_card reads a card (``seen`` and ``undone`` included);
+    NotFound if the queue does not offer it.
     After its rating the queue carries on."""
     now = current_time()
     view = compute_chosen_card(db.session, current_user, now, key, kind="skill")
@@ -68,7 +69,8 @@ def read_chosen_skill(key: str) -> ChosenCard | None:
               "info")
         return None
     early = view.state is not None and view.state.due > now
-    return ChosenCard(view, compute_skill_url(view.item.key), early=early)
+    return ChosenCard(view, compute_skill_url(view.item.key),
+                      undone=request.args.get("undone") == "1", early=early)
 
 
 def _is_seen_version(view: QueueView) -> bool:

@@ -171,6 +171,33 @@ def test_the_menu_names_the_puzzles_page(client, skill_bank):
     assert '<a href="/puzzles" >Puzzles</a>' in client.get("/questions").text
 
 
+def undo_form(page: str) -> dict[str, str]:
+    """The hidden fields of the status bar's Undo form on a study page."""
+    form = re.search(r'<form method="post" action="/study/undo".*?</form>', page, re.S).group(0)
+    return dict(re.findall(r'name="([^"]+)" type="hidden" value="([^"]*)"', form))
+
+
+def test_undoing_a_study_it_now_rating_deals_the_skill_again(app, client, skill_bank):
+    """As a card chosen on its page is shown again after Undo: the queue's head is another
+    item, which the flash's "is back as it was" did not name."""
+    register(client, "pia")
+    head = shown_key(client.get("/study").text)
+    assert head != SKILL
+    assert study_skill(client).status_code == 303
+    response = client.post("/study/undo", data=undo_form(client.get("/study").text))
+    assert response.status_code == 303
+    page = client.get(response.location).text
+    assert shown_key(page) == SKILL
+    assert "Undone: “Strides of a fresh tensor (middle)” is back" in unescape(page)
+    assert "Dealt ahead of your queue" not in page  # the flash says why it is shown
+    assert study_skill(client).status_code == 303  # rated anew, then the queue goes on
+    assert shown_key(client.get("/study").text) == head
+    # Undone while a question list is studied: the list goes on (it holds no skills).
+    page = client.get("/study?list=level%3Djunior").text
+    response = client.post("/study/undo", data=undo_form(page))
+    assert response.location == "/study?list=level%3Djunior"
+
+
 def test_a_suspended_skill_dealt_by_study_it_now_says_so_and_offers_resume(client, skill_bank):
     register(client, "pia")
     page = client.get(SKILL_URL).text
