@@ -13,6 +13,7 @@ from webtest_support import make_card, register_in_browser
 
 from quizapp.extensions import db
 from quizapp.services.bank_import import import_cards
+from quizapp.services.study_items import SKILL_KEYS
 
 pytestmark = pytest.mark.browser
 SCHEMES = ["light", "dark"]
@@ -450,6 +451,24 @@ def test_with_larger_text_no_page_scrolls_sideways_on_a_small_phone(browser, bas
     page.context.close()
     assert too_wide == {}, "\n".join(f"{path}: {why}" for path, why in too_wide.items())
 
+
+
+def test_with_200_percent_text_no_puzzle_skill_page_scrolls_sideways_on_a_small_phone(browser,
+                                                                                      base):
+    """Every skill's example, not only the one with the longest line of code: an option of
+    one word longer than the line (x.as_strided((3, 10, 2), ...) at 32 px) made four skill
+    pages up to 369 px wide."""
+    page = new_page(browser, "light", {"width": 320, "height": 640})
+    page.context.new_cdp_session(page).send("Page.setFontSizes",
+                                            {"fontSizes": {"standard": 32}})
+    too_wide = {}
+    for key in sorted(SKILL_KEYS):
+        family, level = key.split("/")
+        page.goto(f"{base}/puzzles/{family}/{level}")
+        if (width := page_width(page)) > 320:
+            too_wide[key] = f"{width} px, {page.evaluate(WIDEST_JS)}"
+    page.context.close()
+    assert too_wide == {}, "\n".join(f"{key}: {why}" for key, why in too_wide.items())
 
 # The innermost elements reaching past the screen's right edge: what widens a page.
 WIDEST_JS = """() => [...document.querySelectorAll('body *')]
