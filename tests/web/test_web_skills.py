@@ -209,3 +209,9 @@ def test_a_suspended_skill_dealt_by_study_it_now_says_so_and_offers_resume(clien
     assert "You suspended this puzzle skill: a rating here is saved" in page
     actions = page[page.index('<div class="item-actions">'):]
     assert 'action="/study/resume"' in actions and 'action="/study/suspend"' not in actions
+
+
+def test_a_skill_pages_title_names_its_level_once(client, skill_bank):
+    """The skill's title already ends with its level, which the page title repeated."""
+    page = client.get(SKILL_URL).text
+    assert "<title>Puzzle: Strides of a fresh tensor (middle) · quizapp</title>" in page
