@@ -25,6 +25,7 @@ from quizapp.services.study_items import (
     compute_item_state,
     compute_study_item,
     load_card_and_state,
+    load_item_and_state,
     load_skill_by_key_and_state,
 )
 from quizapp.services.suspensions import is_suspended
@@ -222,4 +223,12 @@ def compute_chosen_card(session: Session, user: User, now: datetime, key: str, *
     there is no such item or the queue no longer offers it."""
     load = load_skill_by_key_and_state if kind == "skill" else load_card_and_state
     item, state = load(session, user.id, key)
+    return replace(compute_status(session, user, now, item.id), item=item, state=state)
+
+
+def compute_item_view(session: Session, user: User, now: datetime, item_id: int) -> QueueView:
+    """The status bar's view with the item ``item_id`` as its item, whether or not the queue
+    would show it now (a puzzle dealt out of turn whose typed answer is shown again with an
+    error); NotFound if the queue no longer offers it."""
+    item, state = load_item_and_state(session, user.id, item_id)
     return replace(compute_status(session, user, now, item.id), item=item, state=state)

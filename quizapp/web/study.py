@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
@@ -11,7 +13,12 @@ from quizapp.services import paging, reviews, skill_reviews, study_stats, suspen
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.rating_writes import OUTDATED_PUZZLE
 from quizapp.services.study_items import SKILL_KEYS
-from quizapp.services.study_queue import compute_queue, compute_status
+from quizapp.services.study_queue import (
+    QueueView,
+    compute_item_view,
+    compute_queue,
+    compute_status,
+)
 from quizapp.web.filters import ANSWER_HINTS, RATING_LABELS
 from quizapp.web.questions import read_studied_list
 from quizapp.web.runtime import current_time, new_puzzle_seed
@@ -57,14 +64,16 @@ def study_page_context() -> dict:
 def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
                       answer_form: AnswerForm | None = None, answer_error: str | None = None,
                       chosen: ChosenCard | None = None):
-    """The next item; ``shown`` re-renders a puzzle whose typed answer could not be read;
+    """The next item; ``shown`` re-renders a puzzle whose typed answer could not be read (that
+    puzzle while its page is current, even one dealt out of turn, else the queue's next);
     ``chosen`` is a card shown instead of the queue's head (or a studied list without one).
 
     Pages carry their hidden fields as plain values (the templates write the inputs): forms
     are built only to read and validate what is posted back.
     """
     now = current_time()
-    view = compute_queue(db.session, current_user, now) if chosen is None else chosen.view
+    view = chosen.view if chosen else (shown and compute_shown_view(shown, now))
+    view = view or compute_queue(db.session, current_user, now)
     context = {"view": view, "ratings": RATING_LABELS, "last_review": view.last_review,
                "chosen": chosen}
     item = view.item
@@ -92,6 +101,17 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
     context["answer_max"] = ANSWER_MAX
     context["answer_hint"] = ANSWER_HINTS.get(puzzle.get("answer_kind"), "")
     return render_template("study/puzzle.html", skill=item, **context), status
+
+
+def compute_shown_view(shown: ShownItem, now: datetime) -> QueueView | None:
+    """The view of the puzzle ``shown`` while its page is current, even one dealt out of turn
+    (Study it now) that the queue's head is not; None once rated, undone or retired since."""
+    try:
+        view = compute_item_view(db.session, current_user, now, shown.item_id)
+    except NotFound:
+        return None
+    return view if shown.is_current(view.state.version if view.state else 0,
+                                    current_user) else None
 
 
 def compute_study_url(list_text: str | None) -> str:

@@ -215,3 +215,22 @@ def test_a_skill_pages_title_names_its_level_once(client, skill_bank):
     """The skill's title already ends with its level, which the page title repeated."""
     page = client.get(SKILL_URL).text
     assert "<title>Puzzle: Strides of a fresh tensor (middle) · quizapp</title>" in page
+
+
+@pytest.mark.parametrize("answer", ["", "hello there"], ids=["empty", "unreadable"])
+def test_an_unreadable_answer_to_a_study_it_now_puzzle_shows_that_puzzle_again(client,
+                                                                               skill_bank,
+                                                                               answer):
+    """The page re-rendered with the error showed the queue's head (a card) instead: the
+    puzzle chosen, and what was typed, were gone."""
+    register(client, "pia")
+    assert shown_key(client.get("/study").text) != SKILL
+    page = client.get(f"/study?skill={SKILL}&seen=0").text
+    token = re.search(r'id="token" name="token" type="hidden" value="([^"]+)"', page).group(1)
+    response = client.get("/study/answer", query_string={"token": token, "answer": answer,
+                                                         "hints_used": "0"})
+    assert response.status_code in (400, 422)
+    assert shown_key(response.text) == SKILL
+    assert f'name="token" type="hidden" value="{token}"' in response.text  # the same puzzle
+    if answer:
+        assert 'value="hello there"' in response.text
