@@ -470,6 +470,36 @@ def test_with_200_percent_text_no_puzzle_skill_page_scrolls_sideways_on_a_small_
     page.context.close()
     assert too_wide == {}, "\n".join(f"{key}: {why}" for key, why in too_wide.items())
 
+
+
+@pytest.mark.parametrize("font", [24, 32])
+def test_with_larger_text_the_rating_buttons_and_a_result_fit_a_small_phone(browser, base, font):
+    """WCAG 1.4.10 once an answer is shown: at 320 px with the text at 200% a card's answer
+    with its four rating buttons was 511 px wide, a puzzle's result (its answer list beside
+    its names too) 527 px."""
+    page = new_page(browser, "light", {"width": 320, "height": 640})
+    page.context.new_cdp_session(page).send("Page.setFontSizes",
+                                            {"fontSizes": {"standard": font}})
+    register_in_browser(page, base, f"rate-bar-{font}")
+    too_wide = {}
+
+    def measure(label: str) -> None:
+        if (width := page_width(page)) > 320:
+            too_wide[label] = f"{width} px, {page.evaluate(WIDEST_JS)}"
+
+    page.goto(f"{base}/study")
+    reveal_answer(page)
+    measure("a card's answer with the rating buttons")
+    page.goto(f"{base}/study?skill=fresh_strides/junior")
+    page.fill("#answer", "(4, 1)")
+    with page.expect_navigation():
+        page.locator(".answer-form button[type=submit]").click()
+    assert page.locator(".rate-bar").count() == 1
+    measure("a puzzle's result with the rating buttons")
+    page.context.close()
+    assert too_wide == {}, "\n".join(f"{label}: {why}" for label, why in too_wide.items())
+
+
 # The innermost elements reaching past the screen's right edge: what widens a page.
 WIDEST_JS = """() => [...document.querySelectorAll('body *')]
   .filter((e) => e.checkVisibility() && e.getBoundingClientRect().right > innerWidth + 1
