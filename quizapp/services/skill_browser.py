@@ -12,7 +12,7 @@ from quizapp.content.limits import KEY_MAX
 from quizapp.models import ItemSuspension, ReviewState, Skill
 from quizapp.services.errors import NotFound
 from quizapp.services.skill_reviews import compute_puzzle
-from quizapp.services.study_items import SKILL_KEYS
+from quizapp.services.study_items import is_offered
 
 # The seed of the example on a skill's page: every visitor sees the same one, and a review deals
 # its own from a seed of its own (web.runtime.new_puzzle_seed), so this one gives nothing away.
@@ -40,7 +40,7 @@ def list_skills(session: Session, user_id: int | None) -> list[SkillProgress]:
     them (level by level), with the user's progress when ``user_id`` is given."""
     skills = [skill for skill in session.scalars(
         select(Skill).where(Skill.retired.is_(False)).order_by(Skill.new_order, Skill.id)
-        .options(selectinload(Skill.concepts))) if skill.key in SKILL_KEYS]
+        .options(selectinload(Skill.concepts))) if is_offered(skill)]
     if user_id is None:
         return [SkillProgress(skill) for skill in skills]
     ids = [skill.id for skill in skills]
@@ -59,8 +59,8 @@ def list_skills(session: Session, user_id: int | None) -> list[SkillProgress]:
 
 def load_skill(session: Session, key: str) -> Skill:
     """A skill by its key ("family/level"); NotFound if there is none. A retired skill, or one
-    the running code cannot deal, still opens (history links point at it): ``is_studied``
-    says whether it can be studied."""
+    the running code cannot deal, still opens (history links point at it):
+    study_items.is_offered says whether it can be studied."""
     skill = None
     if 0 < len(key) <= KEY_MAX:  # longer is no key the bank can hold: no query
         skill = session.scalar(select(Skill).where(Skill.kind == "skill", Skill.key == key)
@@ -70,11 +70,6 @@ def load_skill(session: Session, key: str) -> Skill:
     return skill
 
 
-def is_studied(skill: Skill) -> bool:
-    """Whether the queue offers ``skill`` (study_items.OFFERED, for a skill already read)."""
-    return not skill.retired and skill.key in SKILL_KEYS
-
-
 def deal_example(skill: Skill) -> dict:
-    """The puzzle the skill's page shows as an example (for a skill that ``is_studied``)."""
+    """The puzzle the skill's page shows as an example (for a skill the queue offers)."""
     return compute_puzzle(skill.family, skill.level, EXAMPLE_SEED)

@@ -56,9 +56,9 @@ def select_suspended(user_id, item_id=ITEM.c.id):
             .where(SUSPENSION.c.user_id == user_id, SUSPENSION.c.item_id == item_id).exists())
 
 
-def is_offered(item: StudyItem) -> bool:
-    """OFFERED, for an item already read."""
-    return not item.retired and (not item.is_skill or item.key in SKILL_KEYS)
+def is_offered(item: StudyItem | Item) -> bool:
+    """OFFERED, for an item already read (a StudyItem, or an Item, Card or Skill row)."""
+    return not item.retired and (item.kind != "skill" or item.key in SKILL_KEYS)
 
 
 @dataclass(frozen=True)

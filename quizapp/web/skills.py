@@ -8,6 +8,7 @@ from flask_login import current_user
 from quizapp.extensions import db
 from quizapp.services import item_record, skill_browser
 from quizapp.services.bank_import import LEVEL_ORDER
+from quizapp.services.study_items import is_offered
 from quizapp.web.runtime import current_time
 
 bp = Blueprint("skills", __name__)
@@ -32,7 +33,7 @@ def index():
 @bp.route("/puzzles/<string:family>/<string:level>")
 def show(family: str, level: str):
     skill = skill_browser.load_skill(db.session, f"{family}/{level}")
-    studied = skill_browser.is_studied(skill)
+    studied = is_offered(skill)
     standing = item_record.VISITOR
     if current_user.is_authenticated:
         standing = item_record.load_standing(db.session, current_user, skill.id,

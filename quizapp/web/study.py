@@ -12,7 +12,7 @@ from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.rating_writes import OUTDATED_PUZZLE
-from quizapp.services.study_items import SKILL_KEYS
+from quizapp.services.study_items import is_offered
 from quizapp.services.study_queue import (
     QueueView,
     compute_item_view,
@@ -270,7 +270,7 @@ def undo():
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
     # While a list is studied, its next rating leads back to it (notes/s12/lists.md #3).
     in_list = {"list": read_studied_list(form.then_list.data)[1]} if form.then_list.data else {}
-    if not item.retired and (item.kind == "card" or (item.key in SKILL_KEYS and not in_list)):
+    if is_offered(item) and (item.kind == "card" or not in_list):
         # Shown again to be rated anew, as Anki does, even if it was chosen out of turn ("Study
         # it now") and is not the queue's (or the list's) head now; a skill with a fresh puzzle
         # (a question list being studied goes on instead: it holds no skills).
