@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+from quizapp.web.warmup import warm_worker
+
 # Either count outside this range is a typo, and gunicorn itself would only fail later: with 0
 # threads --check-config passes and then every worker crashes as it boots.
 COUNT_RANGE = (1, 64)
@@ -48,3 +50,9 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"
 # three), past gunicorn's default 4,094-byte request line, which answered its bare HTML 414
 # instead of the app's message (or JSON on /api/). 8,190 is the most gunicorn allows.
 limit_request_line = 8190
+
+
+def post_worker_init(worker) -> None:  # noqa: ANN001 (gunicorn's Worker)
+    """Each worker, once its app is loaded and before its first request: caches filled, heap
+    frozen (quizapp.web.warmup)."""
+    warm_worker(worker.wsgi)

@@ -209,6 +209,12 @@ def list_progress(session: Session, user_id: int, cards: list[Card]) -> dict[int
             for item_id in due.keys() | suspended}
 
 
+def list_current_cards(session: Session) -> list[Card]:
+    """Every card the bank holds now (not retired), in the order new cards are studied."""
+    return list(session.scalars(select(Card).where(Card.retired.is_(False))
+                                .order_by(Card.new_order, Card.id)))
+
+
 def load_card(session: Session, key: str) -> Card:
     """A card by its id (retired cards still open: old links and history point at them)."""
     # With the kind, the (kind, key) unique index finds it; the key alone scans the items.

@@ -69,7 +69,7 @@ def test_served_pages_ignore_a_script_name_header_and_are_logged_with_their_dura
         [sys.executable, "-m", "gunicorn", "--config", "python:quizapp.gunicorn_config",
          "--bind", f"127.0.0.1:{port}", "--workers", "1", "--access-logfile",
          str(tmp_path / "access.log"), "quizapp:create_app()"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=(tmp_path / "error.log").open("w"),
         env={"PATH": "/usr/bin:/bin", "QUIZAPP_ENV": "testing", "HOME": str(tmp_path),
              "QUIZAPP_INSTANCE_PATH": str(tmp_path)})
     try:
@@ -93,6 +93,10 @@ def test_served_pages_ignore_a_script_name_header_and_are_logged_with_their_dura
     logins = [line for line in (tmp_path / "access.log").read_text().splitlines()
               if '"GET /login HTTP/1.1" 200' in line]
     assert len(logins) >= 2 and all(re.search(r" \d+ms$", line) for line in logins), logins
+    # The worker ran its warm-up (quizapp.web.warmup) before serving: on this empty database it
+    # could not render the cards ahead, said so, and served all the same.
+    errors = (tmp_path / "error.log").read_text()
+    assert "warm-up: cards not rendered ahead, the database could not be read" in errors, errors
 
 
 @pytest.mark.parametrize(("name", "value"), [
