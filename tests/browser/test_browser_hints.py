@@ -51,3 +51,45 @@ def test_a_right_answer_after_a_hint_suggests_hard(browser, live_server, javascr
         assert page.locator(".rate-bar .suggested .rate-label").inner_text() == "Hard"
     finally:
         context.close()
+
+
+def test_a_reload_keeps_the_hints_opened_on_that_puzzle_and_only_on_it(browser, live_server):
+    context = browser.new_context()
+    context.set_default_timeout(15_000)
+    try:
+        given = []
+
+        def same_on_reload(*shown: int) -> int:  # as in production: one page, one puzzle
+            given.append(5000 + sum(shown))
+            return given[-1]
+
+        live_server["app"].config["PUZZLE_SEED_SOURCE"] = same_on_reload
+        page = context.new_page()
+        register_in_browser(page, live_server["url"], "reloader", PASSWORD)
+        family, level = reach_puzzle(page).split("/")
+        puzzle = puzzles.generate(family, level, given[-1])
+        page.locator("details.hint").first.locator("summary").click()
+        page.reload()  # the same puzzle again (its seed is kept), its first hint still open
+        hints = page.locator("details.hint")
+        assert hints.first.locator(".prose").is_visible()
+        assert hints.nth(1).locator(".prose").is_visible() is False
+        assert page.locator("[data-hints-used]").input_value() == "1"
+        # What is remembered names the puzzle: another puzzle's count opens nothing here.
+        page.evaluate("""() => {
+            const saved = JSON.parse(sessionStorage.getItem("quizapp.hints-opened"));
+            sessionStorage.setItem("quizapp.hints-opened",
+                JSON.stringify({puzzle: saved.puzzle + " (another)", count: 2}));
+        }""")
+        page.reload()
+        assert hints.first.locator(".prose").is_visible() is False
+        assert page.locator("[data-hints-used]").input_value() == "0"
+        hints.first.locator("summary").click()  # opened again: counted again, and kept
+        page.reload()
+        assert page.locator("[data-hints-used]").input_value() == "1"
+        page.fill("#answer", format_answer(puzzle["answer"], puzzle["answer_kind"]))
+        with page.expect_navigation():
+            page.click("button:has-text('Check')")
+        assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
+        assert page.locator(".rate-bar .suggested .rate-label").inner_text() == "Hard"
+    finally:
+        context.close()

@@ -222,8 +222,41 @@
     if (!details.matches || !details.matches("[data-hint]") || !details.open) return;
     details.dataset.seen = "1";
     var field = document.querySelector("[data-hints-used]");
-    if (field) field.value = String(document.querySelectorAll("[data-hint][data-seen]").length);
+    if (!field) return;
+    field.value = String(document.querySelectorAll("[data-hint][data-seen]").length);
+    rememberHints(Number(field.value));
   }, true);
+
+  // Reloading a puzzle shows the same puzzle (its seed is kept), so the hints opened on it stay
+  // open and counted: a reload must not turn a hinted answer into a clean one. Kept for this tab
+  // only, one puzzle at a time (the next puzzle replaces it), named by its skill and its text.
+  var HINTS_KEY = "quizapp.hints-opened";
+  function shownPuzzle() {
+    var form = document.querySelector("[data-answer-form]");
+    var article = form && form.closest("[data-item-key]");
+    if (!article) return null;
+    var text = [article.dataset.itemKey];
+    for (var part = article.firstElementChild; part && part !== form; part = part.nextElementSibling) {
+      text.push(part.textContent);
+    }
+    return text.join("\n");
+  }
+  function rememberHints(count) {
+    var puzzle = shownPuzzle();
+    if (!puzzle) return;
+    try {
+      sessionStorage.setItem(HINTS_KEY, JSON.stringify({ puzzle: puzzle, count: count }));
+    } catch (error) { /* storage off or full: a reload then forgets, as without this */ }
+  }
+  function openRememberedHints() {
+    var puzzle = shownPuzzle();
+    var saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(HINTS_KEY) || "null"); } catch (error) { return; }
+    if (!puzzle || !saved || saved.puzzle !== puzzle) return;
+    var hints = document.querySelectorAll("[data-hint]");
+    for (var i = 0; i < Math.min(saved.count, hints.length); i++) hints[i].open = true;  // counted by "toggle"
+  }
+  openRememberedHints();
 
   // Settings: pick the browser's time zone in the list (added to it if the list lacks the
   // name, e.g. an alias such as "Asia/Calcutta"; the server checks it like any other choice).
