@@ -2,7 +2,7 @@
 
 Two phases on loopback, both servers (same gunicorn settings) in the same run:
   throughput  N users, no think time: requests/s and p50/p99 latency at saturation;
-  paced       N users who think between requests (as people do): p50/p99 at a realistic load.
+  paced       N users who think between requests (as people do): p50/p99/max at a realistic load.
 Each phase alternates the two servers in short segments (bare, app, app, bare, ...), so load
 from elsewhere on the machine falls on both alike; server CPU per request is printed as well.
 Simulated users log in once (scrypt; timed and reported on their own, before any segment), then
@@ -194,13 +194,15 @@ def summarize(segments: list[dict], cpu: list[float]) -> dict:
     return {"rps": count / elapsed, "count": count,
             "p50": latencies[count // 2] * 1000 if latencies else 0.0,
             "p99": latencies[int(count * 0.99)] * 1000 if latencies else 0.0,
+            "max": latencies[-1] * 1000 if latencies else 0.0,
             "cpu_ms": 1000 * sum(cpu) / count if count else 0.0,
             "results": [o for s in segments for o in s["outcomes"]]}
 
 
 def print_stats(label: str, stats: dict) -> None:
     print(f"{label:<36} {stats['rps']:8.1f} req/s   p50 {stats['p50']:6.1f} ms   "
-          f"p99 {stats['p99']:6.1f} ms   server CPU {stats['cpu_ms']:5.2f} ms/req   "
+          f"p99 {stats['p99']:6.1f} ms   max {stats['max']:6.1f} ms   "
+          f"server CPU {stats['cpu_ms']:5.2f} ms/req   "
           f"({stats['count']} requests)")
 
 

@@ -32,7 +32,8 @@ SMALL_RUN = ("--users", "3", "--duration", "1.5", "--paced-duration", "1", "--ro
 def check_server_bench_output(out: str) -> None:
     for label in ("throughput bare /ping", "throughput study loop", "throughput logged-in no-op",
                   "paced study loop (think 100 ms)"):
-        assert re.search(rf"^{re.escape(label)}\s+\d+\.\d req/s", out, re.M), label
+        assert re.search(rf"^{re.escape(label)}\s+\d+\.\d req/s\s+p50\s+\d+\.\d ms\s+"
+                         r"p99\s+\d+\.\d ms\s+max\s+\d+\.\d ms", out, re.M), label
     accepted, stored, clicks, doubled, lost = map(int, re.search(
         r"reviews: (\d+) accepted, (\d+) in the database, (\d+) double clicks sent, (\d+) doubled, "
         r"(\d+) lost or extra", out).groups())
