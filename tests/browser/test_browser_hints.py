@@ -25,6 +25,14 @@ def reach_puzzle(page) -> str:
     raise AssertionError("no puzzle within ten items")
 
 
+def answer_right_and_see_hard_suggested(page, puzzle: dict) -> None:
+    page.fill("#answer", format_answer(puzzle["answer"], puzzle["answer_kind"]))
+    with page.expect_navigation():
+        page.click("button:has-text('Check')")
+    assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
+    assert page.locator(".rate-bar .suggested .rate-label").inner_text() == "Hard"
+
+
 @pytest.mark.parametrize("javascript", [True, False])
 def test_a_right_answer_after_a_hint_suggests_hard(browser, live_server, javascript):
     context = browser.new_context(java_script_enabled=javascript)
@@ -44,11 +52,7 @@ def test_a_right_answer_after_a_hint_suggests_hard(browser, live_server, javascr
             assert "#hint-1" in page.url
         assert first_hint.locator(".prose").is_visible()
         assert page.locator(".hint .prose").nth(1).is_visible() is False
-        page.fill("#answer", format_answer(puzzle["answer"], puzzle["answer_kind"]))
-        with page.expect_navigation():
-            page.click("button:has-text('Check')")
-        assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
-        assert page.locator(".rate-bar .suggested .rate-label").inner_text() == "Hard"
+        answer_right_and_see_hard_suggested(page, puzzle)
     finally:
         context.close()
 
@@ -86,10 +90,6 @@ def test_a_reload_keeps_the_hints_opened_on_that_puzzle_and_only_on_it(browser, 
         hints.first.locator("summary").click()  # opened again: counted again, and kept
         page.reload()
         assert page.locator("[data-hints-used]").input_value() == "1"
-        page.fill("#answer", format_answer(puzzle["answer"], puzzle["answer_kind"]))
-        with page.expect_navigation():
-            page.click("button:has-text('Check')")
-        assert page.locator("[data-verdict]").get_attribute("data-verdict") == "correct"
-        assert page.locator(".rate-bar .suggested .rate-label").inner_text() == "Hard"
+        answer_right_and_see_hard_suggested(page, puzzle)
     finally:
         context.close()
