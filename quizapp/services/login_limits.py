@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from quizapp.models import LoginAttempt
+from quizapp.models import LoginAttempt, User
 from quizapp.models.account import ADDRESS_MAX, DEVICE_MAX, USERNAME_MAX
 from quizapp.services.errors import LoginThrottled
 from quizapp.services.throttling import (
@@ -68,7 +68,12 @@ def validate_login_allowed(
     # hand strangers a fresh set of guesses. The address count is never cleared early.
     last_success = session.scalar(
         select(func.max(LoginAttempt.attempted_at)).where(who, LoginAttempt.succeeded.is_(True)))
-    account_since = max(since, last_success) if last_success else since
+    # Failures from before the account existed were made on a free name (guesses, or a deleted
+    # account's): they say nothing of this account and must not lock out whoever took the name.
+    # (Counted are those after ``account_since``: one made at the account's creation counts.)
+    created = session.scalar(select(User.created_at).where(User.username == username))
+    before_created = created - timedelta(microseconds=1) if created else None
+    account_since = max(moment for moment in (since, last_success, before_created) if moment)
     failed = LoginAttempt.succeeded.is_(False)  # attempts in flight count as failures
     account_failures = recent_times(
         session, LoginAttempt, (who, failed), account_since, account_limit, own_attempt)

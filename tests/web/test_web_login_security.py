@@ -432,6 +432,30 @@ def test_a_deleted_accounts_devices_are_strangers_to_a_new_account_of_its_name(a
     assert login(newcomer, "ivy", "another long password").status_code == 302
 
 
+def test_failures_on_a_name_before_its_account_existed_lock_nobody_out(app, client, clock):
+    # Guesses at a free name (here a deleted account's) are not this account's failures: they
+    # must not lock out the person who takes the name next, even from a new device.
+    register(client, "noa")
+    settings = client.get("/settings").text
+    assert client.post("/settings/delete-account", data={
+        "csrf_token": csrf_token(settings), "password": PASSWORD,
+        "confirm_username": "noa"}).status_code == 303
+    stranger = app.test_client()
+    for _ in range(5):
+        assert login(stranger, "noa", "a guess").status_code == 401
+    assert login(stranger, "noa", "a guess").status_code == 429  # the free name is throttled
+    clock.advance(seconds=1)
+    newcomer = app.test_client()
+    register(newcomer, "noa", "another long password")
+    logout(newcomer)
+    assert login(app.test_client(), "noa", "another long password").status_code == 302
+    # Failures after the account exists count as ever.
+    clock.advance(seconds=1)
+    for _ in range(5):
+        assert login(stranger, "noa", "a guess").status_code == 401
+    assert login(app.test_client(), "noa", "another long password").status_code == 429
+
+
 def test_a_device_cookie_from_before_it_named_the_account_id_is_anonymous(app, client):
     register(client, "pia")
     logout(client)
