@@ -4,7 +4,8 @@ Two phases on loopback, both servers (same gunicorn settings) in the same run:
   throughput  N users, no think time: requests/s and p50/p99 latency at saturation;
   paced       N users who think between requests (as people do): p50/p99/max at a realistic load.
 Each phase alternates the two servers in short segments (bare, app, app, bare, ...), so load
-from elsewhere on the machine falls on both alike; server CPU per request is printed as well.
+from elsewhere on the machine falls on both alike; server CPU per request is printed as well,
+and the share of the machine's CPU its hypervisor took for others in each phase (steal).
 Simulated users log in once (scrypt; timed and reported on their own, before any segment), then
 loop: fetch the next item -> answer (puzzles) -> rate. Every 10th rating (--double-click-every) is
 sent twice (a double click); that request is served, so it is timed and counted like the others.
@@ -154,6 +155,16 @@ def server_cpu_seconds(pid: int) -> float:
     return total
 
 
+def machine_cpu_ticks() -> tuple[int, int]:
+    """All CPU ticks of the machine so far and those stolen by the hypervisor (/proc/stat's
+    first line: user, nice, system, idle, iowait, irq, softirq, steal; (0, 0) elsewhere)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    except (OSError, ValueError):
+        return 0, 0
+    return sum(fields), fields[7] if len(fields) == 8 else 0
+
+
 def run_schedule(ports: dict[str, int], pids: dict[str, int], users: int,
                  schedule: list[tuple[str, float, float]], max_loops: int,
                  processes: int, double_every: int = 10
@@ -168,10 +179,11 @@ def run_schedule(ports: dict[str, int], pids: dict[str, int], users: int,
         worker.start()
     # The barrier opens once before each segment and once after the last: sampling both servers
     # there gives each segment's server CPU (the idle server's share is ~0).
-    snapshots = []
+    snapshots, ticks = [], []
     for _ in range(len(schedule) + 1):
         barrier.wait(timeout=600)
         snapshots.append({kind: server_cpu_seconds(pid) for kind, pid in pids.items()})
+        ticks.append(machine_cpu_ticks())
     cpu = [snapshots[i + 1][kind] - snapshots[i][kind] for i, (kind, _, _) in enumerate(schedule)]
     parts = [results.get(timeout=600) for _ in workers]
     for worker in workers:
@@ -181,7 +193,8 @@ def run_schedule(ports: dict[str, int], pids: dict[str, int], users: int,
         pieces = [p["segments"][index] for p in parts]
         segments.append({
             "elapsed": max(p["ended"] for p in pieces) - min(p["started"] for p in pieces),
-            "outcomes": [o for p in pieces for o in p["outcomes"]]})
+            "outcomes": [o for p in pieces for o in p["outcomes"]],
+            "ticks": tuple(b - a for a, b in zip(ticks[index], ticks[index + 1], strict=True))})
     logins = sorted(x for p in parts for x in p["logins"])
     return segments, cpu, logins
 
@@ -280,6 +293,15 @@ def main() -> None:
             if think:
                 label += f" (think {args.think_ms:.0f} ms)"
             print_stats(label, stats)
+    stolen = []
+    for phase in phase_specs:
+        chosen = [segments[i]["ticks"] for i, label in enumerate(labels) if label[0] == phase]
+        total = sum(t for t, _ in chosen)
+        stolen.append(f"{phase} {100 * sum(s for _, s in chosen) / total:.1f}%" if total else
+                      f"{phase} unknown")
+    # A virtual machine's CPU taken by its host for others: it slows every request alike and
+    # is outside the app, so a run with much of it says more about the machine than the code.
+    print(f"CPU time stolen by the hypervisor: {', '.join(stolen)}")
     app_results = [r for phase in phase_specs for r in phases[(phase, "app")]["results"]]
     print(f"logins (scrypt, once per user, before any timed segment): {len(logins)}, "
           f"p50 {logins[len(logins) // 2] * 1000:.0f} ms, "

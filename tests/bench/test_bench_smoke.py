@@ -40,6 +40,8 @@ def check_server_bench_output(out: str) -> None:
     assert accepted > 0 and stored == accepted and doubled == 0 and lost == 0
     assert clicks > 0  # the double clicks really happened
     assert "VOID" not in out
+    assert re.search(r"^CPU time stolen by the hypervisor: throughput \d+\.\d%, paced \d+\.\d%$",
+                     out, re.M)
     assert re.search(r"^throughput ratio study loop / bare endpoint: \d+\.\d\d$", out, re.M)
 
 
