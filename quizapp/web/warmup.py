@@ -13,7 +13,6 @@ pauses, with every thread of the worker stopped. gunicorn calls ``warm_worker`` 
 from __future__ import annotations
 
 import gc
-import logging
 
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
@@ -22,8 +21,6 @@ from quizapp.extensions import db
 from quizapp.services import question_browser
 from quizapp.web.fragments import EXTENSION_KEY, render_card_answer
 from quizapp.web.markdown import render_markdown
-
-log = logging.getLogger(__name__)
 
 
 def compile_templates(app: Flask) -> int:
@@ -52,15 +49,16 @@ def warm_caches(app: Flask) -> None:
     or down) leaves the cards to be rendered on first use, as without this, and says why."""
     templates = compile_templates(app)
     if app.jinja_env.auto_reload:  # development: nothing is cached (fragments.render_card_answer)
-        log.info("warm-up: %d templates compiled; cards not rendered (templates reload)", templates)
+        app.logger.info("warm-up: %d templates compiled; cards not rendered (templates reload)",
+                        templates)
         return
     try:
         cards = render_cards(app)
     except SQLAlchemyError as exc:
-        log.warning("warm-up: cards not rendered ahead, the database could not be read: %s",
-                    str(exc).splitlines()[0])
+        app.logger.warning("warm-up: cards not rendered ahead, the database could not be read: %s",
+                           str(exc).splitlines()[0])
         return
-    log.info("warm-up: %d templates compiled, %d cards rendered", templates, cards)
+    app.logger.info("warm-up: %d templates compiled, %d cards rendered", templates, cards)
 
 
 def warm_worker(app: object) -> None:
@@ -78,6 +76,6 @@ def warm_worker(app: object) -> None:
     try:
         warm_caches(app)
     except Exception:
-        log.exception("warm-up failed; this worker renders on first use instead")
+        app.logger.exception("warm-up failed; this worker renders on first use instead")
     gc.collect()  # the warm-up's own garbage, so it is not frozen with the rest
     gc.freeze()

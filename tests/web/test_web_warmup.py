@@ -62,7 +62,7 @@ def test_a_database_without_the_schema_leaves_cards_to_first_use_and_says_so(
     config = {"SQLALCHEMY_DATABASE_URI": empty_database_url} if empty_database_url else {}
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), **config})
     try:
-        with caplog.at_level(logging.WARNING, logger=warmup.__name__):
+        with caplog.at_level(logging.WARNING):
             warmup.warm_worker(app)
     finally:
         with app.app_context():
@@ -84,7 +84,7 @@ def test_a_card_that_fails_to_render_is_logged_and_the_worker_still_starts(
         raise ValueError(f"cannot render {card.key}")
 
     monkeypatch.setattr(warmup, "render_card_answer", broken)
-    with caplog.at_level(logging.ERROR, logger=warmup.__name__):
+    with caplog.at_level(logging.ERROR):
         warmup.warm_worker(app)
     assert "warm-up failed; this worker renders on first use instead" in caplog.text
     assert "cannot render alpha-stride" in caplog.text
