@@ -87,6 +87,7 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
         shown = ShownItem(current_user.id, item.id, version, seed, epoch_ms(now), undos)
         answer_form = None
     context["token"] = sign_shown_item(shown)
+    context["dealing"] = f"{shown.version}.{shown.undo_count}"  # study.js: whose hints are kept
     if item.is_card:  # a puzzle shows its rating buttons only with the result (study.answer)
         context["intervals"] = reviews.compute_interval_labels(view.state, current_user, now)
         return render_template("study/card.html", card=item, **context), status

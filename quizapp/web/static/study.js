@@ -229,13 +229,14 @@
 
   // Reloading a puzzle shows the same puzzle (its seed is kept), so the hints opened on it stay
   // open and counted: a reload must not turn a hinted answer into a clean one. Kept for this tab
-  // only, one puzzle at a time (the next puzzle replaces it), named by its skill and its text.
+  // only, one puzzle at a time (the next puzzle replaces it), named by its skill, its dealing
+  // (a fresh puzzle after a rating or an Undo can read exactly like the last) and its text.
   var HINTS_KEY = "quizapp.hints-opened";
   function shownPuzzle() {
     var form = document.querySelector("[data-answer-form]");
     var article = form && form.closest("[data-item-key]");
     if (!article) return null;
-    var text = [article.dataset.itemKey];
+    var text = [article.dataset.itemKey, article.dataset.dealing || ""];
     for (var part = article.firstElementChild; part && part !== form; part = part.nextElementSibling) {
       text.push(part.textContent);
     }
