@@ -119,3 +119,33 @@ def test_hints_opened_on_a_puzzle_do_not_open_on_a_fresh_dealing_with_the_same_t
         assert page.locator("[data-hints-used]").input_value() == "0"
     finally:
         context.close()
+
+
+def test_without_javascript_a_hint_closed_by_its_summary_stays_to_be_opened_again(
+        browser, live_server):
+    # Without the script a closed hint is hidden (its button stands in), but a hint already
+    # asked for has no button any more: closing it with Enter on its summary hid it, the focus
+    # left on the hidden summary and the hint out of reach until the page was reloaded.
+    context = browser.new_context(java_script_enabled=False)
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        register_in_browser(page, live_server["url"], "closer", PASSWORD)
+        reach_puzzle(page)
+        page.focus("button[name=hint]")
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        first_hint = page.locator("details.hint").first
+        summary = first_hint.locator("summary")
+        summary.focus()
+        page.keyboard.press("Enter")  # closes it
+        assert summary.is_visible()
+        assert page.evaluate("document.activeElement.checkVisibility()")
+        assert not first_hint.locator(".prose").is_visible()
+        page.keyboard.press("Enter")  # and opens it again
+        assert first_hint.locator(".prose").is_visible()
+        # A hint not yet asked for stays hidden behind its button.
+        assert page.locator("details.hint").nth(1).is_visible() is False
+        assert page.locator("button[name=hint]").inner_text().strip() == "▸ Hint 2"
+    finally:
+        context.close()
