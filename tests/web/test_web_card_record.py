@@ -118,3 +118,16 @@ def test_a_retired_card_keeps_its_record_without_a_schedule(app, client, lapsed)
     page = client.get("/questions/alpha-stride").text
     assert figure(page, "Reviews").startswith("5 ")
     assert "<dt>Stage</dt>" not in page and "<dt>Stability</dt>" not in page
+
+
+def test_the_reviews_table_names_itself_and_marks_its_column_headers(client, bank, clock):
+    # As the app's other tables (Stats, suspended items): each header cell says it heads a
+    # column, so the association holds for readers that do not infer it from <thead>.
+    register(client, "tia")
+    rate_card(client, "alpha-stride", 3, 5)
+    page = client.get("/questions/alpha-stride").text
+    table = page[page.index('class="table history record-reviews"'):]
+    table = table[:table.index("</table>")]
+    assert "<caption>Your review of it</caption>" in table
+    heads = re.findall(r"<th\b[^>]*>", table)
+    assert len(heads) == 4 and all('scope="col"' in head for head in heads), heads
