@@ -58,6 +58,8 @@ def test_pages_of_50_newest_first_with_links_and_counts(client, history):
     assert "Reviews 1–50 of 113" in first.text and "Page 1 of 3" in first.text
     assert 'href="/study/history?page=2">Older →' in first.text
     assert "Newer" not in first.text
+    heads = re.findall(r"<th\b[^>]*>", first.text)  # each says it heads a column, as elsewhere
+    assert len(heads) == 7 and all('scope="col"' in head for head in heads), heads
     assert shown_ids(client.get("/study/history?page=1").text) == newest_first[:50]
 
     second = client.get("/study/history?page=2").text

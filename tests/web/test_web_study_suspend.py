@@ -260,6 +260,9 @@ def test_puzzle_skills_are_suspended_from_their_page_and_resumed_from_the_list(
     assert suspend_shown(client, page).status_code == 303
     listed = client.get("/study/suspended").text
     assert "Puzzle skill" in listed and "Never rated" in listed
+    # Where to suspend one from: its study page or its own, found under Puzzles.
+    assert ("Questions and puzzle skills are suspended from their study page or their own page "
+            '(puzzle skills are listed under <a href="/puzzles">Puzzles</a>)') in listed
     # Every row's button is named with its item, not just "Resume".
     title = re.search(r'<tr data-item-id="\d+">\s*<td><a href="/puzzles/[^"]+">([^<]+)</a>',
                       listed).group(1)
