@@ -234,19 +234,28 @@ def test_text_contrast_meets_wcag_aa(browser, base, scheme):
         page.keyboard.press("2")  # Hard, so the history shows that rating's chip
     page.goto(f"{base}/study/history")
     failures += low_contrast(page, "/study/history", checked)
+    # The card just rated, now with its record at the foot (found through History).
+    record = page.locator("tr[data-review-id] a[href^='/questions/']").first.get_attribute("href")
     page.goto(f"{base}/study/stats")
     failures += low_contrast(page, "/study/stats", checked)
+    page.goto(base + record)
+    failures += low_contrast(page, f"{record} (with its record)", checked)
+    page.goto(f"{base}/puzzles")
+    failures += low_contrast(page, "/puzzles", checked)
+    skill = page.locator("main a[href^='/puzzles/']").first.get_attribute("href")
+    page.goto(base + skill)
+    failures += low_contrast(page, skill, checked)
     page.context.close()
     # The colours QA found too faint are all on these pages: comments, numbers, interpolation and
     # the torch module name in code, every level badge, both storage badges, the rating labels
-    # (and the key shown on the Show answer button).
+    # (and the key shown on the Show answer button); and the record's caption and figures.
     assert {"span.c1", "span.mi", "span.mf", "span.mh", "span.si", "span.nn", "span.ne", "span.ow",
             "span.badge.level.level-junior", "span.badge.level.level-middle",
             "span.badge.level.level-senior", "span.badge.level.level-principal",
             "span.badge.importance.importance-must-know", "span.badge.copy", "span.badge.alias",
             "span.rate-label", "span.rating-chip.rate-2",
             "summary.button.primary.reveal-button", "kbd.js-only", "p.chosen-note",
-            "a.button", "span.card-progress.muted"} <= checked
+            "a.button", "span.card-progress.muted", "caption", "dt", "dd"} <= checked
     assert failures == [], "\n".join(failures)
 
 
