@@ -135,7 +135,8 @@ def delete_account(
     if canonicalize_username(typed_username) != user.username:
         raise WrongConfirmation(f"Type your username, {user.username}, to confirm.")
     nonce = trusted_device(device, user)
-    attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce)
+    attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce,
+                                       account_created=user.created_at)
     if not check_password_hash(user.password_hash, password):
         raise InvalidCredentials("The password is not right.")
     mark_login_succeeded(session, attempt_id)

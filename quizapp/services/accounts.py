@@ -130,7 +130,8 @@ def authenticate(
     username = canonicalize_username(username)[:USERNAME_MAX]
     user = session.scalar(select(User).where(User.username == username))
     nonce = trusted_device(device, user)
-    attempt_id = reserve_login_attempt(session, username, address, now, limits, nonce)
+    attempt_id = reserve_login_attempt(session, username, address, now, limits, nonce,
+                                       account_created=user.created_at if user else None)
     stored = user.password_hash if user else compute_dummy_hash(hash_method)
     if not (check_password_hash(stored, password) and user is not None):
         raise InvalidCredentials("That username and password do not match an account.")
@@ -269,7 +270,8 @@ def change_password(
     """
     validate_password(new)  # before spending an attempt on a change that would be refused
     nonce = trusted_device(device, user)
-    attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce)
+    attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce,
+                                       account_created=user.created_at)
     if not check_password_hash(user.password_hash, current):
         raise InvalidCredentials("The current password is not right.")
     mark_login_succeeded(session, attempt_id)

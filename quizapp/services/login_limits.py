@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from quizapp.models import LoginAttempt, User
+from quizapp.models import LoginAttempt
 from quizapp.models.account import ADDRESS_MAX, DEVICE_MAX, USERNAME_MAX
 from quizapp.services.errors import LoginThrottled
 from quizapp.services.throttling import (
@@ -47,14 +47,17 @@ class LoginLimits:
 
 def validate_login_allowed(
     session: Session, username: str, address: str, now: datetime, limits: LoginLimits,
-    *, device: str | None = None, own_attempt: int | None = None,
+    *, account_created: datetime | None, device: str | None = None,
+    own_attempt: int | None = None,
 ) -> None:
     """Raise LoginThrottled when this account or this address failed too often in the window.
 
     ``device`` is the nonce of a valid device cookie for this account: the account's count is
     then this device's failures (``per_device``), else the anonymous ones (``per_account``).
     ``own_attempt`` is the id of the caller's reserved attempt, left out of the count: with it
-    counted, a reservation over the limit would see ``limit + 1`` failures.
+    counted, a reservation over the limit would see ``limit + 1`` failures. ``account_created``
+    is when the account of that name was made (None: no such account), which the caller has
+    already read with the account.
     """
     since = now - limits.window
     username, address = username[:USERNAME_MAX], address[:ADDRESS_MAX]
@@ -71,8 +74,7 @@ def validate_login_allowed(
     # Failures from before the account existed were made on a free name (guesses, or a deleted
     # account's): they say nothing of this account and must not lock out whoever took the name.
     # (Counted are those after ``account_since``: one made at the account's creation counts.)
-    created = session.scalar(select(User.created_at).where(User.username == username))
-    before_created = created - timedelta(microseconds=1) if created else None
+    before_created = account_created - timedelta(microseconds=1) if account_created else None
     account_since = max(moment for moment in (since, last_success, before_created) if moment)
     failed = LoginAttempt.succeeded.is_(False)  # attempts in flight count as failures
     account_failures = recent_times(
@@ -93,7 +95,7 @@ def validate_login_allowed(
 
 def reserve_login_attempt(
     session: Session, username: str, address: str, now: datetime, limits: LoginLimits,
-    device: str | None = None,
+    device: str | None = None, *, account_created: datetime | None,
 ) -> int:
     """Allow one password check or raise LoginThrottled; commits. Returns the attempt's id,
     recorded as a failure until mark_login_succeeded (throttling.reserve_attempt)."""
@@ -101,7 +103,8 @@ def reserve_login_attempt(
         username=username[:USERNAME_MAX], address=address[:ADDRESS_MAX], attempted_at=now,
         succeeded=False, device=device[:DEVICE_MAX] if device else None)
     return reserve_attempt(session, attempt, lambda own: validate_login_allowed(
-        session, username, address, now, limits, device=device, own_attempt=own))
+        session, username, address, now, limits, account_created=account_created, device=device,
+        own_attempt=own))
 
 
 def mark_login_succeeded(session: Session, attempt_id: int) -> None:
