@@ -40,8 +40,7 @@ def render_cards(app: Flask) -> int:
             render_markdown(card.question)
             render_card_answer(card)
             render_card_answer(card, linkable=True)
-        db.session.remove()
-    return len(cards)
+    return len(cards)  # leaving the context removes the session (Flask-SQLAlchemy's teardown)
 
 
 def warm_caches(app: Flask) -> None:
