@@ -72,10 +72,15 @@ def test_a_database_without_the_schema_leaves_cards_to_first_use_and_says_so(
     assert freezes == ["freeze"]  # the worker still starts, frozen
 
 
-def test_with_templates_reloading_nothing_is_cached(make_app, bank, freezes):
+def test_with_templates_reloading_nothing_is_cached(make_app, bank, freezes, monkeypatch):
+    # The fragment cache is off while templates reload, so rendering ahead would be wasted:
+    # the warm-up must not render a card at all (an empty cache alone would not show it).
+    rendered = []
+    monkeypatch.setattr(warmup, "render_card_answer", lambda card, **_: rendered.append(card))
     app = make_app(TEMPLATES_AUTO_RELOAD=True)
     warmup.warm_worker(app)
     assert app.extensions[EXTENSION_KEY] == {}
+    assert rendered == [] and freezes == ["freeze"]
 
 
 def test_a_card_that_fails_to_render_is_logged_and_the_worker_still_starts(
