@@ -24,7 +24,8 @@ from quizapp import create_app
 from quizapp.extensions import db
 
 APP_TABLES = {"user", "login_attempt", "login_session", "registration_attempt", "item", "card",
-              "skill", "item_concept", "concept", "review_state", "review", "item_suspension"}
+              "skill", "item_concept", "concept", "review_state", "review", "item_suspension",
+              "practice_set", "set_attempt", "set_answer"}
 
 
 @pytest.fixture
