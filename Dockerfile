@@ -37,12 +37,14 @@ COPY migrations ./migrations
 COPY content ./content
 
 RUN useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin quizapp \
-    && mkdir -p /data && chown quizapp:quizapp /data
+    && mkdir -p /data && chown quizapp:quizapp /data && chmod 0700 /data
 
 COPY --chmod=0755 <<'SCRIPT' /usr/local/bin/quizapp-start
 #!/bin/sh
 # Start-up: a secret key, a migrated database, the current question bank, then gunicorn.
 set -eu
+# The database, its -wal and -shm and the key are for this account only.
+umask 077
 if [ -z "${QUIZAPP_SECRET_KEY:-}" ] && [ -z "${QUIZAPP_SECRET_KEY_FILE:-}" ]; then
     key_file=/data/secret_key
     if [ ! -s "$key_file" ]; then
@@ -51,7 +53,6 @@ if [ -z "${QUIZAPP_SECRET_KEY:-}" ] && [ -z "${QUIZAPP_SECRET_KEY_FILE:-}" ]; th
                  "host folder to $(id -u), or set QUIZAPP_SECRET_KEY" >&2
             exit 1
         fi
-        umask 077
         python -c 'import secrets; print(secrets.token_hex(32))' > "$key_file"
     fi
     export QUIZAPP_SECRET_KEY_FILE="$key_file"

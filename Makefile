@@ -43,7 +43,7 @@ $(STAMP): pyproject.toml $(CONSTRAINTS) | venv
 install: $(STAMP)
 
 run: venv $(RUN_STAMP)
-	mkdir -p instance
+	mkdir -p -m 700 instance
 	$(BIN)/quizapp db upgrade --directory migrations
 	$(BIN)/quizapp content load
 	$(BIN)/quizapp run --host $(HOST) --port $(PORT)

@@ -16,6 +16,11 @@ from quizapp.config import (
     compute_secret_key,
 )
 from quizapp.extensions import configure_sqlite, csrf, db, login_manager, migrate
+from quizapp.private_files import (
+    check_private_files,
+    create_private_database,
+    prepare_instance_folder,
+)
 from quizapp.web import register_web
 from quizapp.web.request_body import GuardedRequestBody
 
@@ -43,7 +48,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder="web/templates",
         static_folder="web/static",
     )
-    os.makedirs(app.instance_path, exist_ok=True)
+    prepare_instance_folder(app.instance_path)
     env_name = compute_environment(os.environ, overrides)
     app.config.update(compute_config(os.environ, env_name, app.instance_path))
     # Time and randomness reach the services as parameters; tests swap these sources.
@@ -59,6 +64,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         max_overflow=app.config["DB_MAX_OVERFLOW"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = compute_secret_key(os.environ, env_name, app.instance_path)
+    create_private_database(app.config["SQLALCHEMY_DATABASE_URI"])
+    check_private_files(app.logger, app.instance_path, app.config["SQLALCHEMY_DATABASE_URI"])
 
     app.wsgi_app = GuardedRequestBody(app.wsgi_app, app.config["MAX_CONTENT_LENGTH"])
     if app.config["PROXY_FIX_HOPS"]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from quizapp.private_files import PRIVATE_UMASK
 from quizapp.web.warmup import warm_worker
 
 # Either count outside this range is a typo, and gunicorn itself would only fail later: with 0
@@ -50,6 +51,17 @@ access_log_format = '%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s"
 # three), past gunicorn's default 4,094-byte request line, which answered its bare HTML 414
 # instead of the app's message (or JSON on /api/). 8,190 is the most gunicorn allows.
 limit_request_line = 8190
+
+
+# gunicorn's own files (a unix socket, the worker heartbeat files) with this mask too.
+umask = PRIVATE_UMASK
+
+
+def on_starting(_server) -> None:  # noqa: ANN001 (gunicorn's Arbiter)
+    """In the master, before any worker: everything the app writes (the SQLite database, its
+    -wal and -shm) is for this account only (quizapp.private_files). gunicorn's own umask
+    setting applies only where it daemonizes."""
+    os.umask(PRIVATE_UMASK)
 
 
 def post_worker_init(worker) -> None:  # noqa: ANN001 (gunicorn's Worker)

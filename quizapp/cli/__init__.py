@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 from quizapp.cli.content_cmd import content
 from quizapp.cli.content_load_cmd import load
 from quizapp.cli.explain_cmd import explain
 from quizapp.cli.failures import run_reporting_failures
 from quizapp.cli.group import QuizappGroup
 from quizapp.cli.puzzle_cmd import puzzle
+from quizapp.private_files import PRIVATE_UMASK
 
 cli = QuizappGroup(help="quizapp: tensor-layout quizzes, puzzles and the explorer.")
 cli.add_command(explain)
@@ -17,4 +20,5 @@ content.add_command(load)
 
 
 def main() -> None:
+    os.umask(PRIVATE_UMASK)  # the database and anything else it writes: this account's only
     run_reporting_failures(lambda: cli.main(prog_name="quizapp"), database_url=cli.database_url)
