@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash
 
 from quizapp import srs
+from quizapp.markup.spreadsheet import neutralize_cell
 from quizapp.models import Item, Review, ReviewState, User
 from quizapp.services.accounts import DeviceCookie, canonicalize_username, trusted_device
 from quizapp.services.errors import InvalidCredentials, ServiceError
@@ -26,9 +27,6 @@ from quizapp.services.study_items import select_suspended
 BATCH_ROWS = 500
 # Text written before a chunk is handed on to the response.
 CHUNK_CHARS = 16 * 1024
-# A spreadsheet reads a cell starting with one of these as a formula (or, for tab and carriage
-# return, may shift it into one): such text from a person or from content gets a leading "'".
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 REVIEW_HEADER = ("reviewed_at_utc", "item_key", "item_kind", "item_title", "rating",
                  "duration_ms", "answer", "correct", "was_new")
@@ -44,13 +42,6 @@ _ITEM = Item.__table__
 
 class WrongConfirmation(ServiceError):
     """The name typed to confirm a deletion is not the account's."""
-
-
-def neutralize_cell(text: str | None) -> str:
-    """Text a spreadsheet will show as text, never run as a formula."""
-    if not text:
-        return ""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def format_utc(moment: datetime | None) -> str:

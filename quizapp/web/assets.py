@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from flask import Blueprint, Flask, Response
 
-from quizapp.web.markdown import compute_pygments_css
+from quizapp.markup.markdown import compute_pygments_css
 
 bp = Blueprint("assets", __name__)
 

@@ -9,10 +9,10 @@ from flask import Flask, g
 from flask_login import current_user
 
 from quizapp import srs
+from quizapp.markup.markdown import render_markdown, render_markdown_inline, render_python
 from quizapp.puzzles.rendering import fmt_answer
 from quizapp.services.settings import NEW_FROM_LEVEL_SCOPES, compute_user_zone
 from quizapp.services.study_queue import LastReview
-from quizapp.web.markdown import render_markdown, render_markdown_inline, render_python
 from quizapp.web.runtime import current_time
 
 # What the answer box expects, by the puzzle's answer_kind.

@@ -18,9 +18,9 @@ from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 
 from quizapp.extensions import db
+from quizapp.markup.markdown import render_markdown
 from quizapp.services import question_browser
 from quizapp.web.fragments import EXTENSION_KEY, render_card_answer
-from quizapp.web.markdown import render_markdown
 
 
 def compile_templates(app: Flask) -> int:

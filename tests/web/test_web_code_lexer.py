@@ -9,8 +9,8 @@ from pygments.lexers import PythonLexer
 
 from quizapp import puzzles
 from quizapp.content import load_cards
-from quizapp.web.code_lexer import compute_code_tokens, lex_plain_subset
-from quizapp.web.markdown import HIGHLIGHT_CLASS, render_markdown, render_python
+from quizapp.markup.code_lexer import compute_code_tokens, lex_plain_subset
+from quizapp.markup.markdown import HIGHLIGHT_CLASS, render_markdown, render_python
 
 SEEDS = range(40)
 

@@ -11,10 +11,10 @@ from webtest_support import csrf_token, rate_current, reach_first_skill, registe
 
 from quizapp import puzzles
 from quizapp.extensions import db
+from quizapp.markup.markdown import render_markdown_inline
 from quizapp.models import Review, Skill
 from quizapp.services.reviewed_puzzles import NOT_A_PUZZLE
 from quizapp.web.filters import format_answer
-from quizapp.web.markdown import render_markdown_inline
 
 PUZZLE_LINK = re.compile(r'<a href="(/study/history/(\d+))" title="See this puzzle again')
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from quizapp.web import markdown
+from quizapp.markup import markdown
 
 
 def test_every_rule_chain_is_compiled_before_first_use():

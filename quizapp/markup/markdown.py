@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 import nh3
@@ -15,7 +15,7 @@ from pygments.lexers import TextLexer, get_lexer_by_name
 from pygments.token import _TokenType
 from pygments.util import ClassNotFound
 
-from quizapp.web.code_lexer import compute_code_tokens
+from quizapp.markup.code_lexer import compute_code_tokens
 
 HIGHLIGHT_CLASS = "highlight"
 PYGMENTS_LIGHT = "default"
@@ -72,8 +72,9 @@ def highlight_block(code: str, language: str, _attrs: str) -> str:
     return compute_highlighted(compute_lexer(language).get_tokens(code))
 
 
-def build_markdown() -> MarkdownIt:
-    """The shared parser, ready for concurrent use by the server's threads.
+def build_markdown(highlight: Callable[[str, str, str], str] = highlight_block) -> MarkdownIt:
+    """The shared parser, ready for concurrent use by the server's threads; ``highlight``
+    writes a fenced code block (the app's CSS classes by default).
 
     markdown-it-py compiles each rule chain on first use and fills that cache in place; a
     second thread rendering meanwhile finds an empty chain and fails ("none of the block rules
@@ -81,7 +82,7 @@ def build_markdown() -> MarkdownIt:
     reads at render time.
     """
     # html=False: raw HTML typed into Markdown is shown as text, never passed through.
-    parser = MarkdownIt("commonmark", {"html": False, "highlight": highlight_block})
+    parser = MarkdownIt("commonmark", {"html": False, "highlight": highlight})
     parser.enable("table")
     parser.core.ruler.push("align_with_classes", align_with_classes)
     parser.add_render_rule("image", render_image_as_link)

@@ -1,0 +1,1 @@
+"""Text formats shared by the web pages and the exports: safe Markdown, code highlighting, CSV."""
