@@ -132,7 +132,11 @@ def test_a_visitor_is_sent_to_log_in(client, bank):
 @pytest.mark.parametrize("text, shown", [
     ("=1+2", "'=1+2"), ("+1", "'+1"), ("-1", "'-1"), ("@SUM(A1)", "'@SUM(A1)"),
     ("\tx", "'\tx"), ("\rx", "'\rx"), ("a=b", "a=b"), ("(2, 3)", "(2, 3)"), ("", ""),
-    (None, "")])
+    (None, ""),
+    # Whitespace before the formula: spreadsheets skip it (LibreOffice, Google Sheets, Excel
+    # on a pasted cell), so the first character that is not whitespace decides.
+    ("\n=1+1", "'\n=1+1"), (" =1+1", "' =1+1"), ("  \n -2", "'  \n -2"),
+    ("\u00a0@x", "'\u00a0@x"), ("\u3000+1", "'\u3000+1"), (" a", " a"), ("\n", "\n")])
 def test_cells_a_spreadsheet_would_run_get_an_apostrophe(text, shown):
     assert neutralize_cell(text) == shown
 
