@@ -1,4 +1,4 @@
-"""What a card's code sample may import: torch and the standard library (content/README.md)."""
+"""What a card's code sample may import: torch, numpy and the standard library (content/README.md)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from collections.abc import Iterator
 from quizapp.content.limits import Problems
 from quizapp.content.parsing import NESTING_ERRORS
 
-# A sample may import torch and the standard library, nothing else (README "Rules").
-ALLOWED_TOP_MODULES = frozenset(sys.stdlib_module_names) | {"torch"}
+# A sample may import torch, numpy (pinned: a dependency of the app and of torch's interop) and
+# the standard library, nothing else (README "Rules").
+ALLOWED_TOP_MODULES = frozenset(sys.stdlib_module_names) | {"torch", "numpy"}
 
 
 # What holds statements: an import is a statement, found only among these nodes' own lists.
@@ -32,7 +33,7 @@ def iter_statements(tree: ast.Module) -> Iterator[ast.AST]:
 
 
 def validate_sample_imports(source: str, fence_line: int) -> Problems:
-    """Parse the sample and allow only ``torch`` and standard-library imports."""
+    """Parse the sample and allow only ``torch``, ``numpy`` and standard-library imports."""
     try:
         tree = ast.parse(source)
     except SyntaxError as err:
@@ -49,6 +50,7 @@ def validate_sample_imports(source: str, fence_line: int) -> Problems:
             continue
         for name in names:
             if name.split(".")[0] not in ALLOWED_TOP_MODULES:
-                problems.append((fence_line + node.lineno, f"sample imports '{name}': only torch "
-                                                           "and the standard library are allowed"))
+                problems.append((fence_line + node.lineno, f"sample imports '{name}': only torch, "
+                                                           "numpy and the standard library are "
+                                                           "allowed"))
     return problems

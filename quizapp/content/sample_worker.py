@@ -39,6 +39,7 @@ def reset_global_state(torch, threads: int) -> None:
     """
     torch.manual_seed(0)
     random.seed(0)
+    reset_numpy_state()
     torch.set_printoptions(profile="default", sci_mode=None)
     torch.set_default_device(None)  # None drops the global device context: back to cpu
     torch.set_default_dtype(torch.float32)
@@ -50,6 +51,21 @@ def reset_global_state(torch, threads: int) -> None:
     torch.set_flush_denormal(False)
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
+
+
+# NumPy's print options and floating-point error handling as the worker found them (main fills
+# it in once numpy is imported); a sample may change both, or draw from numpy's global generator.
+NUMPY_DEFAULTS: dict = {}
+
+
+def reset_numpy_state() -> None:
+    """Seed numpy's global generator with 0 and put back its print options and error handling."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None or not NUMPY_DEFAULTS:
+        return
+    numpy.random.seed(0)
+    numpy.set_printoptions(**NUMPY_DEFAULTS["print"])
+    numpy.seterr(**NUMPY_DEFAULTS["err"])
 
 
 def snapshot_process_state() -> tuple[dict[str, str], str, list[str]]:
@@ -117,12 +133,15 @@ def run_sample(torch, source: str, filename: str, threads: int, process_state: t
 def main() -> None:
     requests, replies = open_protocol_streams()
     # Imported once, after the protocol streams are safe from anything torch may print.
+    import numpy  # samples about torch's NumPy interop may import it (torch imports it anyway)
     import torch
 
     # The first dispatch or function mode (a sample's TorchDispatchMode), torch.compile or
     # export imports torch._dynamo and sympy: about 800 modules, 2 s on a quiet machine and 8 s
     # on a busy one. Paid here, under the start limit, not inside one sample's time limit.
     import torch._dynamo  # noqa: F401
+
+    NUMPY_DEFAULTS.update(print=numpy.get_printoptions(), err=numpy.geterr())
 
     def send(message: dict) -> None:
         replies.write(json.dumps(message) + "\n")

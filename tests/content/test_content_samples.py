@@ -51,6 +51,17 @@ def test_global_state_is_reset_between_samples(runner):
     assert runner.run("import torch\nprint(torch.tensor([1/3]))").stdout == "tensor([0.3333])\n"
 
 
+def test_numpy_state_is_reset_between_samples(runner):
+    """numpy's global generator, print options and error handling start the same every sample."""
+    draw = ("import numpy as np\nprint(np.random.rand(2).tolist(), np.array([1 / 3]), "
+            "np.geterr()['divide'])")
+    first = runner.run(draw).stdout
+    runner.run("import numpy as np\nnp.random.rand(50)\nnp.set_printoptions(precision=2)\n"
+               "np.seterr(all='raise')")
+    assert runner.run(draw).stdout == first
+    assert "[0.33333333] warn" in first
+
+
 def test_default_device_dtype_and_print_options_do_not_leak(runner):
     samples = [
         Sample("first.md", 3, "import torch\ntorch.set_default_device('meta')\n"

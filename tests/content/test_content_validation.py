@@ -139,8 +139,8 @@ CASES = [
     ("code-subsection", swap("## Code\n", "## Code\n### Listing\n"), "### Listing",
      "takes no '###' subsections"),
     ("fence-unclosed", swap("(3, 1)\n```\n", "(3, 1)\n"), "```output", "not closed"),
-    ("import-third-party", swap("import torch\n", "import torch\nimport numpy as np\n"),
-     "import numpy", "sample imports 'numpy'"),
+    ("import-third-party", swap("import torch\n", "import torch\nimport pandas as pd\n"),
+     "import pandas", "sample imports 'pandas': only torch, numpy and the standard library"),
     ("import-from-third-party", swap("import torch\n", "import torch\nfrom yaml import dump\n"),
      "from yaml", "sample imports 'yaml'"),
     ("import-relative", swap("import torch\n", "import torch\nfrom . import sibling\n"),
@@ -185,6 +185,14 @@ def compute_line(text: str, where) -> int:
 
 def problems_of(bank, text: str, name: str = "small-card.md") -> list:
     return scan_bank(bank({name: text})).problems
+
+
+def test_a_sample_may_import_numpy(bank):
+    """Cards about torch's NumPy interop call from_numpy on a real array (numpy is pinned)."""
+    text = VALID.replace("import torch\n", "import numpy as np\nimport torch\nfrom numpy import "
+                         "lib\n", 1)
+    assert text != VALID
+    assert problems_of(bank, text) == []
 
 
 def test_valid_card_has_no_problems(bank):
