@@ -3,8 +3,10 @@
 #   docker build -t quizapp .
 #   docker run -p 8000:8000 -v quizapp-data:/data quizapp
 # Set QUIZAPP_SECRET_KEY (or QUIZAPP_SECRET_KEY_FILE) to manage the key yourself; otherwise one
-# is generated once into the volume. Behind an HTTPS proxy add -e QUIZAPP_HTTPS=1
-# -e QUIZAPP_PROXY_FIX_HOPS=1. QUIZAPP_DATABASE_URL may point at PostgreSQL instead.
+# is generated once into the volume. The image runs with production's HTTPS settings (Secure
+# cookies, HSTS): serve it behind a proxy that terminates TLS (compose.yaml: nginx) and add
+# -e QUIZAPP_PROXY_FIX_HOPS=1; QUIZAPP_HTTPS=0 is for a server reached on loopback alone.
+# QUIZAPP_DATABASE_URL may point at PostgreSQL instead.
 # The patch release and the Debian release are pinned: the image changes only when this line
 # does (add the digest, python:3.11.14-slim-bookworm@sha256:..., where the build can read it).
 FROM python:3.11.14-slim-bookworm

@@ -10,6 +10,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from quizapp import models
 from quizapp.config import (
+    HTTPS_OFF_WARNING,
     compute_config,
     compute_engine_options,
     compute_environment,
@@ -64,6 +65,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         max_overflow=app.config["DB_MAX_OVERFLOW"]))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = compute_secret_key(os.environ, env_name, app.instance_path)
+    if env_name == "production" and not app.config["SESSION_COOKIE_SECURE"]:
+        app.logger.warning(HTTPS_OFF_WARNING)
     create_private_database(app.config["SQLALCHEMY_DATABASE_URI"])
     check_private_files(app.logger, app.instance_path, app.config["SQLALCHEMY_DATABASE_URI"])
 

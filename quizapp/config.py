@@ -213,9 +213,26 @@ def compute_password_hash_method(environ: Mapping[str, str], env_name: str) -> s
     return method
 
 
+HTTPS_OFF_WARNING = (
+    "QUIZAPP_HTTPS=0 in production: cookies are sent without Secure and no HSTS, so anyone on "
+    "the network path can read a session; only for a server reached on loopback alone (behind "
+    "a proxy that terminates TLS, leave QUIZAPP_HTTPS unset)")
+HTTPS_ON_NOTE = ("production over HTTPS: cookies Secure, HSTS sent (QUIZAPP_HTTPS=0 turns this "
+                 "off for a server reached on loopback alone)")
+
+
+def compute_https(environ: Mapping[str, str], env_name: str) -> bool:
+    """QUIZAPP_HTTPS; unset or empty: on in production (Secure cookies, HSTS), off elsewhere.
+    Production without HTTPS must be asked for (``0``), and create_app warns of it."""
+    value = environ.get("QUIZAPP_HTTPS", "")
+    if not value.strip():
+        return env_name == "production"
+    return canonicalize_bool(value, "QUIZAPP_HTTPS")
+
+
 def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str) -> dict:
     """Flask config for ``env_name``; every value can be overridden by a QUIZAPP_* variable."""
-    https = canonicalize_bool(environ.get("QUIZAPP_HTTPS", "0"), "QUIZAPP_HTTPS")
+    https = compute_https(environ, env_name)
     default_db = "sqlite:///" + os.path.join(instance_path, "quizapp.db")
     testing = env_name == "testing"
     return {

@@ -7,8 +7,10 @@ each; 2 and 2 when unset).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 
+from quizapp.config import HTTPS_OFF_WARNING, HTTPS_ON_NOTE, ConfigError, compute_https
 from quizapp.private_files import PRIVATE_UMASK
 from quizapp.web.warmup import warm_worker
 
@@ -57,11 +59,47 @@ limit_request_line = 8190
 umask = PRIVATE_UMASK
 
 
-def on_starting(_server) -> None:  # noqa: ANN001 (gunicorn's Arbiter)
+def on_starting(server) -> None:  # noqa: ANN001 (gunicorn's Arbiter)
     """In the master, before any worker: everything the app writes (the SQLite database, its
-    -wal and -shm) is for this account only (quizapp.private_files). gunicorn's own umask
-    setting applies only where it daemonizes."""
+    -wal and -shm) is for this account only (quizapp.private_files); gunicorn's own umask
+    setting applies only where it daemonizes. Then say once whether production runs with its
+    HTTPS settings."""
     os.umask(PRIVATE_UMASK)
+    describe_https(server.log, os.environ, server.cfg.address)
+
+
+def reachable_from_elsewhere(address: tuple[str, int] | str) -> bool:
+    """Whether a bound address (gunicorn's: (host, port), or a unix socket's path) takes
+    connections from other machines."""
+    if isinstance(address, str):
+        return False
+    host = address[0]
+    if host == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return True  # a host name
+
+
+def describe_https(log, environ, addresses: list) -> None:  # noqa: ANN001 (gunicorn's log)
+    """Production's HTTPS settings in gunicorn's log at start; with them off, a warning, and
+    another for each address bound beyond loopback."""
+    env_name = environ.get("QUIZAPP_ENV") or "development"
+    try:
+        https = compute_https(environ, env_name)
+    except ConfigError:
+        return  # the app stops at start with its own message
+    if env_name != "production":
+        return
+    if https:
+        log.info("quizapp: %s", HTTPS_ON_NOTE)
+        return
+    log.warning("quizapp: %s", HTTPS_OFF_WARNING)
+    for address in addresses:
+        if reachable_from_elsewhere(address):
+            log.warning("quizapp: QUIZAPP_HTTPS=0, yet gunicorn listens on %s:%s, which other "
+                        "machines can reach", *address)
 
 
 def post_worker_init(worker) -> None:  # noqa: ANN001 (gunicorn's Worker)

@@ -83,8 +83,9 @@ def test_start_up_names_each_file_other_accounts_can_read(tmp_path, caplog):
 
 
 def test_gunicorn_sets_a_private_umask_before_its_workers_start():
-    probe = ("import os; os.umask(0o022); import quizapp.gunicorn_config as config; "
-             "config.on_starting(None); print(oct(os.umask(0)), oct(config.umask))")
+    probe = ("import os, logging, types; os.umask(0o022); import quizapp.gunicorn_config as "
+             "config; config.on_starting(types.SimpleNamespace(log=logging.getLogger(), "
+             "cfg=types.SimpleNamespace(address=[]))); print(oct(os.umask(0)), oct(config.umask))")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                             check=True, cwd=ROOT, timeout=60)
     assert result.stdout.split() == ["0o77", "0o77"]
