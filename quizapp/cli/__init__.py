@@ -10,12 +10,14 @@ from quizapp.cli.explain_cmd import explain
 from quizapp.cli.failures import run_reporting_failures
 from quizapp.cli.group import QuizappGroup
 from quizapp.cli.puzzle_cmd import puzzle
+from quizapp.cli.set_cmd import set_group
 from quizapp.private_files import PRIVATE_UMASK
 
 cli = QuizappGroup(help="quizapp: tensor-layout quizzes, puzzles and the explorer.")
 cli.add_command(explain)
 cli.add_command(puzzle)
 cli.add_command(content)
+cli.add_command(set_group)
 content.add_command(load)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from quizapp.practice_sets.bank import Bank, BankCard
+from quizapp.practice_sets.formatting import code_span
 from quizapp.practice_sets.items import (
     CARD,
     PUZZLE,
@@ -236,15 +237,6 @@ def compute_card_item(card: BankCard) -> SetItem:
                    title=card.title, prompt=card.question, answer=card.answer,
                    explanation=card.explanation, code=card.code, code_output=card.code_output,
                    retired=card.retired)
-
-
-def code_span(text: str) -> str:
-    """``text`` as a Markdown code span, whatever backticks it holds."""
-    fence = "`"
-    while fence in text:
-        fence += "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def compute_puzzle_answer(puzzle: dict) -> str:

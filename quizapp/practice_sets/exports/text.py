@@ -1,0 +1,68 @@
+"""The Markdown text of an item's two sides, shared by the Markdown, CSV and Anki exports."""
+
+from __future__ import annotations
+
+from quizapp.practice_sets.formatting import code_span, fence
+from quizapp.practice_sets.items import CARD, SetItem
+from quizapp.practice_sets.params import SetParams
+from quizapp.puzzles.rendering import LETTERS
+
+
+def compute_set_title(params: SetParams) -> str:
+    return params.title or f"Practice set {params.seed}"
+
+
+def compute_choice_lines(item: SetItem) -> list[str]:
+    return [f"- ({letter}) {code_span(choice)}"
+            for letter, choice in zip(LETTERS, item.choices, strict=False)]
+
+
+def compute_front(item: SetItem) -> str:
+    """The question as Markdown: a puzzle's code and options follow its prompt."""
+    parts = [item.prompt.strip()]
+    if item.kind != CARD:
+        if item.code:
+            parts.append(fence(item.code, "python"))
+        if item.choices:
+            parts.append("\n".join(compute_choice_lines(item)))
+    return "\n\n".join(parts)
+
+
+def compute_code_sample(item: SetItem) -> str:
+    """A card's code sample and what it prints, as Markdown ("" for a puzzle)."""
+    if item.kind != CARD or not item.code:
+        return ""
+    text = fence(item.code, "python")
+    if item.code_output:
+        text += "\n\nOutput:\n\n" + fence(item.code_output)
+    return text
+
+
+def compute_back(item: SetItem) -> str:
+    """The answer as Markdown: the answer, its explanation and a card's code sample."""
+    parts = [f"**Answer:** {item.answer.strip()}" if item.kind != CARD else item.answer.strip()]
+    if item.explanation.strip():
+        parts.append(item.explanation.strip())
+    sample = compute_code_sample(item)
+    if sample:
+        parts.append(sample)
+    return "\n\n".join(parts)
+
+
+def compute_tags(item: SetItem) -> list[str]:
+    """Anki-style hierarchical tags (no spaces): quizapp, the kind, the level, each concept."""
+    tags = ["quizapp", f"quizapp::{item.kind}", f"quizapp::level::{item.level}"]
+    tags += [f"quizapp::concept::{concept}" for concept in item.concepts]
+    if item.retired:
+        tags.append("quizapp::retired")
+    return [tag.replace(" ", "_") for tag in tags]
+
+
+def compute_label(item: SetItem) -> str:
+    """"junior card · view, stride" (and "retired" when it is)."""
+    label = f"{item.level} {item.kind}"
+    if item.concepts:
+        label += " · " + ", ".join(item.concepts)
+    if item.retired:
+        label += " · retired from the bank"
+    return label
