@@ -130,7 +130,7 @@ def main() -> None:
         from quizapp import create_app
         from quizapp.extensions import db
         from quizapp.models import Card
-        from quizapp.web.fragments import render_card_answer
+        from quizapp.web.rendering.fragments import render_card_answer
 
         app, bare = create_app(), Flask("bare")
         # Diagnostic routes on this app object only, before its first request.

@@ -23,7 +23,7 @@ from quizapp.private_files import (
     prepare_instance_folder,
 )
 from quizapp.web import register_web
-from quizapp.web.request_body import GuardedRequestBody
+from quizapp.web.http.request_body import GuardedRequestBody
 
 
 def utc_now() -> datetime:
@@ -54,7 +54,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config.update(compute_config(os.environ, env_name, app.instance_path))
     # Time and randomness reach the services as parameters; tests swap these sources.
     app.config["CLOCK"] = utc_now
-    app.config["PUZZLE_SEED_SOURCE"] = None  # None: web.runtime.derive_puzzle_seed, SECRET_KEY
+    app.config["PUZZLE_SEED_SOURCE"] = None  # None: web.http.runtime.derive_puzzle_seed, SECRET_KEY
     app.config.update(overrides)
     # Pool options follow the URL finally in force (QUIZAPP_DATABASE_URL or an override).
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", compute_engine_options(

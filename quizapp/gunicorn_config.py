@@ -12,7 +12,7 @@ import os
 
 from quizapp.config import HTTPS_OFF_WARNING, HTTPS_ON_NOTE, ConfigError, compute_https
 from quizapp.private_files import PRIVATE_UMASK
-from quizapp.web.warmup import warm_worker
+from quizapp.web.rendering.warmup import warm_worker
 
 # Either count outside this range is a typo, and gunicorn itself would only fail later: with 0
 # threads --check-config passes and then every worker crashes as it boots.
@@ -104,5 +104,5 @@ def describe_https(log, environ, addresses: list) -> None:  # noqa: ANN001 (guni
 
 def post_worker_init(worker) -> None:  # noqa: ANN001 (gunicorn's Worker)
     """Each worker, once its app is loaded and before its first request: caches filled, heap
-    frozen (quizapp.web.warmup)."""
+    frozen (quizapp.web.rendering.warmup)."""
     warm_worker(worker.wsgi)

@@ -8,7 +8,7 @@ Search looks for each term of a query in everything a card shows (notes/s11/brow
 phrase in the title and question found nothing for "channels last" or "movedim"), at the start
 of a word. Lowering and rewriting eight columns on every row of every search took ~0.5 s on a
 5,000-card bank, so the text is kept once per card, written by `content load`
-(services.search_text) and filled here for the cards already stored. The rule below is a frozen
+(services.store.search_text) and filled here for the cards already stored. The rule below is a frozen
 copy of compute_search_text: the card's text and concept tags, lower case, apostrophes dropped,
 the words (letters and digits) between single spaces, one space at each end.
 """

@@ -48,10 +48,10 @@ class User(UserMixin, db.Model):
     keyboard_shortcuts: Mapped[bool] = mapped_column(default=True, server_default=true())
     # Ratings this user has undone. A puzzle's seed follows the item's state version, which an
     # undone first rating sets back to 0; counting undos into the seed deals a fresh puzzle
-    # instead of the one whose answer was just shown (web.runtime.derive_puzzle_seed).
+    # instead of the one whose answer was just shown (web.http.runtime.derive_puzzle_seed).
     undo_count: Mapped[int] = mapped_column(default=0, server_default="0")
     # The item of the latest undo: a page of another item shown before that one undo is still
-    # current (services.rating_writes.predates_undo).
+    # current (srs.predates_undo).
     last_undo_item_id: Mapped[int | None]
 
     def get_id(self) -> str:

@@ -66,7 +66,7 @@ class Card(Item):
     red_flags: Mapped[list[Any]] = mapped_column(JSON)  # [markdown, ...]
     source_path: Mapped[str] = mapped_column(String(SOURCE_PATH_MAX))
     content_hash: Mapped[str] = mapped_column(String(64))
-    # Everything the card shows, and its title alone, as search reads them (services.search_text).
+    # Everything the card shows, and its title alone, as search reads them (services.store.search_text).
     search_text: Mapped[str] = mapped_column(Text, default="", server_default="")
     search_title: Mapped[str] = mapped_column(Text, default="", server_default="")
 

@@ -21,7 +21,7 @@ from quizapp.services.login_limits import (
     mark_login_succeeded,
     reserve_login_attempt,
 )
-from quizapp.services.study_items import select_suspended
+from quizapp.services.store.study_items import select_suspended
 
 # Rows read from the database at a time: a long log is never held in memory whole.
 BATCH_ROWS = 500

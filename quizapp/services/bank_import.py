@@ -15,7 +15,7 @@ from quizapp.content import FREQUENCY, IMPORTANCE, LEVELS
 from quizapp.content import Card as ContentCard
 from quizapp.models import Card, Concept, Item, ItemConcept, Skill
 from quizapp.services.errors import ServiceError
-from quizapp.services.search_text import compute_search_text, compute_spaced_text
+from quizapp.services.store.search_text import compute_search_text, compute_spaced_text
 
 # The bank's own vocabulary (quizapp.content), in the order new items are introduced.
 LEVEL_ORDER = LEVELS

@@ -12,7 +12,6 @@ from quizapp import srs
 from quizapp.models import Review, ReviewState, User
 from quizapp.services import suspensions
 from quizapp.services.reviews import load_state
-from quizapp.services.settings import compute_user_zone
 
 # The newest reviews listed; the figures count every review. Anki's card info lists them all,
 # but a card rated daily for years would make a page of a thousand rows.
@@ -62,7 +61,7 @@ def compute_item_record(session: Session, user: User, item_id: int,
                                    .limit(RECORD_REVIEWS_SHOWN)))
     memory = due = None
     if state is not None:
-        memory = srs.compute_memory(state.state, now, compute_user_zone(user))
+        memory = srs.compute_memory(state.state, now, srs.compute_user_zone(user))
         due = state.due
     return ItemRecord(total=total, lapses=int(lapses), first_reviewed_at=first,
                       last_reviewed_at=last, timed=timed, total_ms=int(total_ms),

@@ -17,8 +17,8 @@ from quizapp.services.question_browser import (
     select_own_state,
     validate_filters,
 )
-from quizapp.services.search_text import compute_search_terms
-from quizapp.services.study_items import (
+from quizapp.services.store.search_text import compute_search_terms
+from quizapp.services.store.study_items import (
     CARD,
     ITEM,
     STATE,

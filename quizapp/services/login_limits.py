@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from quizapp.models import LoginAttempt
 from quizapp.models.account import ADDRESS_MAX, DEVICE_MAX, USERNAME_MAX
 from quizapp.services.errors import LoginThrottled
-from quizapp.services.throttling import (
+from quizapp.services.store.throttling import (
     compute_retry_after,
     describe_wait,
     recent_times,

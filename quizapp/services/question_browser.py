@@ -11,18 +11,17 @@ from sqlalchemy.orm import Session, load_only, selectinload
 from quizapp import srs
 from quizapp.models import Card, Concept, ItemConcept, Review, User
 from quizapp.services.bank_import import FREQUENCY_ORDER, IMPORTANCE_ORDER, LEVEL_ORDER
-from quizapp.services.card_search import (
+from quizapp.services.errors import NotFound, ServiceError
+from quizapp.services.paging import check_page_number, count_pages
+from quizapp.services.store.card_search import (
     Term,
     compute_search_condition,
     compute_title_rank,
     count_matching,
     suggest_search,
 )
-from quizapp.services.errors import NotFound, ServiceError
-from quizapp.services.paging import check_page_number, count_pages
-from quizapp.services.search_text import compute_search_terms
-from quizapp.services.settings import compute_user_zone
-from quizapp.services.study_items import CARD, ITEM, STATE, SUSPENSION, select_suspended
+from quizapp.services.store.search_text import compute_search_terms
+from quizapp.services.store.study_items import CARD, ITEM, STATE, SUSPENSION, select_suspended
 
 _REVIEW = Review.__table__
 PER_PAGE = 25
@@ -101,7 +100,7 @@ class Viewer:
 
 
 def compute_viewer(user: User, now: datetime) -> Viewer:
-    day_start, _ = srs.compute_study_day(now, compute_user_zone(user))
+    day_start, _ = srs.compute_study_day(now, srs.compute_user_zone(user))
     return Viewer(user.id, now, day_start)
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from quizapp.models import RegistrationAttempt
 from quizapp.models.account import ADDRESS_MAX
 from quizapp.services.errors import LoginThrottled
-from quizapp.services.throttling import (
+from quizapp.services.store.throttling import (
     compute_retry_after,
     describe_wait,
     recent_times,

@@ -13,16 +13,16 @@ from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.services.errors import Conflict, NotFound
+from quizapp.services.items import ItemState, StudyItem
 from quizapp.services.paging import check_page_number, count_pages
-from quizapp.services.rating_writes import (
+from quizapp.services.store.rating_writes import (
     STALE_MESSAGE,
     Scheduling,
     apply_review,
     lock_user_row,
     serialize_writes,
 )
-from quizapp.services.settings import compute_named_zone, compute_user_zone
-from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
+from quizapp.services.store.study_items import load_item_and_state
 
 ANSWER_MAX = MAX_RESPONSE_CHARS  # the longest answer the puzzle checker reads
 DURATION_MAX_MS = 60 * 60 * 1000
@@ -49,7 +49,7 @@ def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
     current = state.state if state is not None else srs.new_state(now)
     intervals = srs.preview_intervals(current, now, desired_retention=user.desired_retention,
                                       maximum_interval_days=user.maximum_interval_days,
-                                      zone=compute_user_zone(user))
+                                      zone=srs.compute_user_zone(user))
     return {rating: srs.format_interval(delta) for rating, delta in intervals.items()}
 
 
@@ -82,7 +82,7 @@ def apply_rating(
 ) -> Rated:
     """record_review once the item and the user's state for it are read (load_item_and_state):
     schedule with FSRS, then the write transaction. ``seen_undos``: the user's undos when a
-    puzzle's page was shown, checked in that transaction (rating_writes.predates_undo)."""
+    puzzle's page was shown, checked in that transaction (srs.predates_undo)."""
     srs.validate_rating(rating)
     if duration_ms is not None:
         duration_ms = max(0, min(int(duration_ms), DURATION_MAX_MS))
@@ -97,7 +97,7 @@ def apply_rating(
     def schedule(settings: Scheduling) -> srs.ReviewResult:
         return srs.review(before, rating, now, desired_retention=settings.desired_retention,
                           maximum_interval_days=settings.maximum_interval_days,
-                          duration_ms=duration_ms, zone=compute_named_zone(settings.time_zone))
+                          duration_ms=duration_ms, zone=srs.compute_named_zone(settings.time_zone))
 
     # Computed before the write transaction, and again in it only if a Settings save changed
     # these since the request read them (rating_writes.LOAD_SCHEDULING).
@@ -147,7 +147,7 @@ def undo_review(session: Session, user: User, review_id: int, now: datetime) -> 
     newest = session.scalar(select(func.max(Review.id)).where(Review.user_id == user.id))
     if review.id != newest:
         raise Conflict("Only your most recent rating can be undone.")
-    if review.reviewed_at < srs.day_start(now, compute_user_zone(user)):
+    if review.reviewed_at < srs.day_start(now, srs.compute_user_zone(user)):
         raise Conflict("That rating was made on an earlier study day; only today's latest "
                        "rating can be undone. Nothing was undone.")
     item = review.item
@@ -173,7 +173,7 @@ def undo_review(session: Session, user: User, review_id: int, now: datetime) -> 
     if changed != 1 or removed != 1:
         session.rollback()
         raise Conflict("That rating was already undone or changed; nothing was undone.")
-    # A new puzzle for the item, not the one just answered (web.runtime.derive_puzzle_seed).
+    # A new puzzle for the item, not the one just answered (web.http.runtime.derive_puzzle_seed).
     session.execute(update(User).where(User.id == user.id)
                     .values(undo_count=User.undo_count + 1, last_undo_item_id=review.item_id)
                     .execution_options(synchronize_session=False))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from datetime import UTC, tzinfo
+from datetime import tzinfo
 
 from sqlalchemy import and_, bindparam, case, select, update
 from sqlalchemy.orm import Session
@@ -12,7 +12,7 @@ from quizapp import srs
 from quizapp.content import LEVELS
 from quizapp.models import ReviewState, User
 from quizapp.services.errors import ServiceError
-from quizapp.services.study_items import ITEM, OFFERED, select_suspended
+from quizapp.services.store.study_items import ITEM, OFFERED, select_suspended
 
 RETENTION_RANGE = srs.DESIRED_RETENTION_RANGE  # what the scheduler itself accepts
 NEW_PER_DAY_RANGE = (0, 999)
@@ -77,20 +77,6 @@ def compute_new_levels(user) -> list[str]:
 def takes_every_level(user) -> bool:
     """Whether the queue introduces new items of every level for ``user`` (the default)."""
     return len(compute_new_levels(user)) == len(NEW_FROM_LEVELS)
-
-
-def compute_user_zone(user) -> tzinfo:
-    """The tzinfo of ``user.time_zone`` (compute_named_zone)."""
-    return compute_named_zone(user.time_zone)
-
-
-def compute_named_zone(name: str) -> tzinfo:
-    """The tzinfo of a stored time zone; UTC if the name is no longer known (a zone database
-    without it), so a page still renders rather than failing on every request."""
-    try:
-        return srs.compute_zone(name)
-    except ValueError:
-        return UTC
 
 
 def read_settings(user: User) -> StudySettings:
@@ -160,13 +146,13 @@ def update_settings(session: Session, user: User, settings: StudySettings, *,
     moved = 0
     if bring_forward:
         # The user's row is written before any due moves: on PostgreSQL a rating in progress
-        # holds a share lock on it (services.rating_writes), so this waits for that rating's
+        # holds a share lock on it (services.store.rating_writes), so this waits for that rating's
         # commit and then finds its due, and a rating after this point waits for this commit
         # and is scheduled with the new cap. On SQLite this write takes the database's lock.
         # (A save that changes no setting writes nothing: ratings already use the stored cap.)
         session.flush()
         moved = bring_forward_dues(session, user.id, settings.maximum_interval_days,
-                                   compute_user_zone(user))
+                                   srs.compute_user_zone(user))
     session.commit()
     return moved
 

@@ -11,11 +11,11 @@ from sqlalchemy.orm import Session, selectinload
 from quizapp.content.limits import KEY_MAX
 from quizapp.models import ItemSuspension, ReviewState, Skill
 from quizapp.services.errors import NotFound
+from quizapp.services.items import is_offered
 from quizapp.services.skill_reviews import compute_puzzle
-from quizapp.services.study_items import is_offered
 
 # The seed of the example on a skill's page: every visitor sees the same one, and a review deals
-# its own from a seed of its own (web.runtime.new_puzzle_seed), so this one gives nothing away.
+# its own from a seed of its own (web.http.runtime.new_puzzle_seed), so this one gives nothing away.
 EXAMPLE_SEED = 1
 UNKNOWN_SKILL = "There is no puzzle skill with that name. The puzzle list has every one."
 

@@ -15,8 +15,9 @@ from quizapp.puzzles.parsing import ParseError
 from quizapp.puzzles.picking import PICKABLE_KINDS, compose_answer
 from quizapp.puzzles.registry import MAX_SEED
 from quizapp.services.errors import NotFound, ServiceError
+from quizapp.services.items import ItemState, StudyItem
 from quizapp.services.reviews import Rated, apply_rating
-from quizapp.services.study_items import ItemState, StudyItem, load_item_and_state
+from quizapp.services.store.study_items import load_item_and_state
 
 SEED_LIMIT = MAX_SEED + 1
 

@@ -9,7 +9,9 @@ from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import User
-from quizapp.services.queue_statements import (
+from quizapp.services.items import ItemState, StudyItem
+from quizapp.services.settings import compute_new_levels, takes_every_level
+from quizapp.services.store.queue_statements import (
     COUNTS,
     COUNTS_FROM_LEVEL,
     FIRST_DUE,
@@ -18,10 +20,7 @@ from quizapp.services.queue_statements import (
     NEXT_DUE,
     NEXT_DUE_LEARNING,
 )
-from quizapp.services.settings import compute_new_levels, compute_user_zone, takes_every_level
-from quizapp.services.study_items import (
-    ItemState,
-    StudyItem,
+from quizapp.services.store.study_items import (
     compute_item_state,
     compute_study_item,
     load_card_and_state,
@@ -100,7 +99,7 @@ class QueueCounts:
 
 def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
     """Today's done counts, what is waiting and the latest review, in one round trip."""
-    start, next_day = srs.compute_study_day(now, compute_user_zone(user))
+    start, next_day = srs.compute_study_day(now, srs.compute_user_zone(user))
     # Core statements go to the session's connection (same transaction): the ORM layer of
     # Session.execute has nothing to do for them and costs as much as the query itself.
     statement = COUNTS if takes_every_level(user) else COUNTS_FROM_LEVEL

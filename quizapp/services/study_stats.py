@@ -10,8 +10,8 @@ from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import Review, User
-from quizapp.services.settings import compute_new_levels, compute_user_zone, takes_every_level
-from quizapp.services.study_items import ITEM, OFFERED, STATE, SUSPENSION, select_suspended
+from quizapp.services.settings import compute_new_levels, takes_every_level
+from quizapp.services.store.study_items import ITEM, OFFERED, STATE, SUSPENSION, select_suspended
 
 FORECAST_DAYS = 7  # today (overdue items included) and the six study days after it
 RECENT_DAYS = 14  # today and the thirteen study days before it
@@ -110,7 +110,7 @@ def _count_by_day(session: Session, moment, weight, where: list,
 
 def compute_study_stats(session: Session, user: User, now: datetime) -> StudyStats:
     """Progress of ``user`` at ``now``, its days counted in the user's time zone."""
-    zone = compute_user_zone(user)
+    zone = srs.compute_user_zone(user)
     starts = compute_day_starts(now, zone, RECENT_DAYS - 1, FORECAST_DAYS)
     past, coming = starts[:RECENT_DAYS + 1], starts[RECENT_DAYS - 1:]
     new, learning, review, suspended = _count_stages(session, user)

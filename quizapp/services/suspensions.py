@@ -11,15 +11,15 @@ from sqlalchemy.orm import Session
 
 from quizapp.models import User
 from quizapp.services.errors import NotFound
-from quizapp.services.rating_writes import serialize_writes
-from quizapp.services.study_items import (
+from quizapp.services.items import StudyItem
+from quizapp.services.store.rating_writes import serialize_writes
+from quizapp.services.store.study_items import (
     ITEM,
     ITEM_COLUMNS,
     ITEM_JOIN,
     OFFERED,
     STATE,
     SUSPENSION,
-    StudyItem,
     compute_study_item,
     load_item_and_state,
     select_suspended,

@@ -27,10 +27,13 @@ from quizapp.srs.study_day import (
     day_start,
     next_day_start,
 )
+from quizapp.srs.undos import predates_undo
 from quizapp.srs.zones import (
     DEFAULT_ZONE,
     ZONE_NAME_MAX,
     canonicalize_zone_name,
+    compute_named_zone,
+    compute_user_zone,
     compute_zone,
     describe_zone,
     format_fixed_offset,
@@ -56,6 +59,8 @@ __all__ = [
     "canonicalize_zone_name",
     "cap_state_due",
     "compute_day_start_after",
+    "compute_named_zone",
+    "compute_user_zone",
     "compute_memory",
     "compute_remaining",
     "compute_study_day",
@@ -72,6 +77,7 @@ __all__ = [
     "new_state",
     "next_day_start",
     "plan_session",
+    "predates_undo",
     "preview_intervals",
     "review",
     "state_due",

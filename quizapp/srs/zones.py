@@ -8,6 +8,7 @@ import zoneinfo
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from pathlib import Path
+from typing import Protocol
 
 DEFAULT_ZONE = "UTC"
 ZONE_NAME_MAX = 64
@@ -161,3 +162,24 @@ def compute_zone(name: str) -> tzinfo:
     if minutes is not None:
         return timezone(timedelta(minutes=minutes))
     return zoneinfo.ZoneInfo(name)
+
+
+class Zoned(Protocol):
+    """Anything with a stored time zone name (an account, a signed-in user)."""
+
+    @property
+    def time_zone(self) -> str: ...
+
+
+def compute_named_zone(name: str) -> tzinfo:
+    """The tzinfo of a stored time zone; UTC if the name is no longer known (a zone database
+    without it), so a page still renders rather than failing on every request."""
+    try:
+        return compute_zone(name)
+    except ValueError:
+        return UTC
+
+
+def compute_user_zone(user: Zoned) -> tzinfo:
+    """The tzinfo of ``user.time_zone`` (compute_named_zone)."""
+    return compute_named_zone(user.time_zone)

@@ -1,28 +1,22 @@
-"""The web layer: one blueprint per area, plus error pages and response headers."""
+"""The web layer: areas (account, bank, study, explorer), each a package of blueprints with their
+forms, on shared layers below them (navigation, rendering, http) that never import an area."""
 
 from __future__ import annotations
 
 from flask import Flask
 
-from quizapp.web import (
-    account_data,
-    assets,
-    auth,
-    errors,
-    explorer,
-    health,
-    history_puzzle,
-    questions,
-    settings,
-    skills,
-    study,
-    suspend,
-)
-from quizapp.web.filters import register_filters
-from quizapp.web.fragments import init_fragments
-from quizapp.web.input_guard import register_input_guard
-from quizapp.web.runtime import register_fixed_urls, register_headers
-from quizapp.web.session_cookie import register_session_cookie
+from quizapp.web.account import auth, data, settings
+from quizapp.web.bank import questions, skills
+from quizapp.web.explorer import routes as explorer
+from quizapp.web.http import errors, health
+from quizapp.web.http.input_guard import register_input_guard
+from quizapp.web.http.runtime import register_fixed_urls, register_headers
+from quizapp.web.http.session_cookie import register_session_cookie
+from quizapp.web.rendering import assets
+from quizapp.web.rendering.filters import register_filters
+from quizapp.web.rendering.fragments import init_fragments
+from quizapp.web.study import history_puzzle, suspend
+from quizapp.web.study import routes as study
 
 
 def register_web(app: Flask) -> None:
@@ -37,6 +31,6 @@ def register_web(app: Flask) -> None:
     init_fragments(app)
     for blueprint in (
         auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
-        settings.bp, account_data.bp, health.bp, assets.bp,
+        settings.bp, data.bp, health.bp, assets.bp,
     ):
         app.register_blueprint(blueprint)

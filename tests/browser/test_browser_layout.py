@@ -13,7 +13,7 @@ from webtest_support import make_card, register_in_browser
 
 from quizapp.extensions import db
 from quizapp.services.bank_import import import_cards
-from quizapp.services.study_items import SKILL_KEYS
+from quizapp.services.items import SKILL_KEYS
 
 pytestmark = pytest.mark.browser
 SCHEMES = ["light", "dark"]

@@ -8,7 +8,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from webtest_support import register_in_browser
 
 from quizapp import puzzles
-from quizapp.web.filters import format_answer
+from quizapp.web.rendering.filters import format_answer
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from webtest_support import register_in_browser, stored_ratings
 
 from quizapp import puzzles
-from quizapp.web.filters import format_answer
+from quizapp.web.rendering.filters import format_answer
 
 pytestmark = pytest.mark.browser
 PASSWORD = "a long browser password"

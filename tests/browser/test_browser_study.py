@@ -13,7 +13,7 @@ from webtest_support import register_in_browser
 from quizapp import puzzles, srs
 from quizapp.extensions import db
 from quizapp.models import Review, ReviewState, User
-from quizapp.web.filters import format_answer
+from quizapp.web.rendering.filters import format_answer
 
 pytestmark = pytest.mark.browser
 PASSWORD = "a long browser password"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from quizapp import puzzles
-from quizapp.web.filters import ANSWER_HINTS, format_answer
+from quizapp.web.rendering.filters import ANSWER_HINTS, format_answer
 
 CASES = [(family["id"], level) for family in puzzles.families() for level in family["levels"]]
 

@@ -111,7 +111,7 @@ def test_a_rating_racing_an_undo_of_the_same_item_is_never_half_undone(app, clie
 
 def test_an_undo_and_a_rating_of_its_item_at_once_do_not_deadlock(app, client, bank, clock):
     """A rating's write transaction starts with a share lock on the user's row (PostgreSQL; so
-    that a Settings save bringing dues forward waits for it: services.rating_writes), then
+    that a Settings save bringing dues forward waits for it: services.store.rating_writes), then
     writes the item's state. An undo that wrote the state first and the user's row (its undo
     count) last would wait for the rating's lock while the rating waited for the state: a
     deadlock, ended by an error. The undo now takes the user's row first as well. The rating

@@ -9,7 +9,7 @@ import pytest
 from markupsafe import escape
 
 from quizapp.engine import explain
-from quizapp.web.explorer import format_values
+from quizapp.web.explorer.routes import format_values
 
 CHAIN = "torch.arange(24.).view(2, 3, 4).transpose(0, 1)"
 REFUSED = "torch.arange(24).view(2, 3, 4).transpose(0, 1).view(24)"

@@ -93,7 +93,7 @@ def test_served_pages_ignore_a_script_name_header_and_are_logged_with_their_dura
     logins = [line for line in (tmp_path / "access.log").read_text().splitlines()
               if '"GET /login HTTP/1.1" 200' in line]
     assert len(logins) >= 2 and all(re.search(r" \d+ms$", line) for line in logins), logins
-    # The worker ran its warm-up (quizapp.web.warmup) before serving: on this empty database it
+    # The worker ran its warm-up (quizapp.web.rendering.warmup) before serving: on this empty database it
     # could not render the cards ahead, said so, and served all the same.
     errors = (tmp_path / "error.log").read_text()
     assert "warm-up: cards not rendered ahead, the database could not be read" in errors, errors

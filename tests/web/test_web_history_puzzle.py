@@ -14,7 +14,7 @@ from quizapp.extensions import db
 from quizapp.markup.markdown import render_markdown_inline
 from quizapp.models import Review, Skill
 from quizapp.services.reviewed_puzzles import NOT_A_PUZZLE
-from quizapp.web.filters import format_answer
+from quizapp.web.rendering.filters import format_answer
 
 PUZZLE_LINK = re.compile(r'<a href="(/study/history/(\d+))" title="See this puzzle again')
 

@@ -25,10 +25,10 @@ from quizapp.models import LoginAttempt
 from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled
 from quizapp.services.login_limits import LoginLimits
-from quizapp.services.throttling import compute_retry_after, describe_wait
-from quizapp.web.auth import DEVICE_COOKIE, DEVICE_SALT
-from quizapp.web.runtime import compute_safe_next
-from quizapp.web.signing import current_serializer
+from quizapp.services.store.throttling import compute_retry_after, describe_wait
+from quizapp.web.account.logins import DEVICE_COOKIE, DEVICE_SALT
+from quizapp.web.http.runtime import compute_safe_next
+from quizapp.web.http.signing import current_serializer
 
 CHECK_SECONDS = 0.3  # a slow password check keeps every parallel request in flight at once
 

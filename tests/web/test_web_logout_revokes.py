@@ -179,7 +179,7 @@ def test_a_login_past_its_lifetime_is_signed_out_before_any_new_login(app, clien
 def test_the_login_lifetime_follows_the_config(app):
     from datetime import timedelta
 
-    from quizapp.web.auth import login_lifetime
+    from quizapp.web.account.logins import login_lifetime
 
     with app.app_context():
         assert login_lifetime() == timedelta(days=365)  # Flask-Login's default

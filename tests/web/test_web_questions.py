@@ -279,7 +279,7 @@ def test_an_unknown_question_offers_the_question_list(client, bank):
 def test_a_query_is_at_most_twelve_terms_of_six_words(client, bank):
     """Each unknown word of an empty search is looked up once for a suggestion: a long query
     is cut, so its cost is bounded whatever is typed."""
-    from quizapp.services.search_text import compute_search_terms
+    from quizapp.services.store.search_text import compute_search_terms
 
     terms = compute_search_terms("_".join("abcdefghij") + " " + " ".join(f"w{n}" for n in range(30)))
     assert len(terms) == 12 and terms[0] == tuple("abcdef")

@@ -17,10 +17,10 @@ from sqlalchemy import select
 from webtest_support import csrf_token, register
 from werkzeug.exceptions import RequestTimeout
 
+from quizapp.engine import MAX_CHARS as EXPR_MAX
 from quizapp.extensions import db
 from quizapp.models import User
-from quizapp.services.explorer import EXPR_MAX
-from quizapp.web.request_body import BODY_SECONDS, BROKEN_BODY, STALLED_BODY, GuardedBody
+from quizapp.web.http.request_body import BODY_SECONDS, BROKEN_BODY, STALLED_BODY, GuardedBody
 
 ROOT = Path(__file__).resolve().parents[2]
 

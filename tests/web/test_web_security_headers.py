@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, Response
 from webtest_support import csrf_token, register
 
-from quizapp.web.runtime import CONTENT_SECURITY_POLICY, register_headers
+from quizapp.web.http.runtime import CONTENT_SECURITY_POLICY, register_headers
 
 EXPECTED = {"Content-Security-Policy": CONTENT_SECURITY_POLICY, "X-Content-Type-Options": "nosniff",
             "X-Frame-Options": "DENY", "Referrer-Policy": "same-origin"}

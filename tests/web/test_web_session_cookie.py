@@ -5,7 +5,10 @@ from __future__ import annotations
 from flask import Flask, session
 from flask.sessions import SecureCookieSessionInterface
 
-from quizapp.web.session_cookie import ReusedSerializerSessionInterface, register_session_cookie
+from quizapp.web.http.session_cookie import (
+    ReusedSerializerSessionInterface,
+    register_session_cookie,
+)
 
 
 def make_app(secret_key: str, fallbacks: list[str] | None = None) -> Flask:

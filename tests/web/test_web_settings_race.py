@@ -16,7 +16,6 @@ from quizapp import srs
 from quizapp.extensions import db
 from quizapp.models import Item, Review, ReviewState, User
 from quizapp.services.reviews import record_review
-from quizapp.services.settings import compute_user_zone
 
 CAP = 3
 # How long a save started in the middle of a rating is given before the rating goes on: it
@@ -47,7 +46,7 @@ def assert_within_the_stored_cap(app, clock, item_id: int) -> None:
     with app.app_context():
         user = db.session.scalar(select(User))
         assert user.maximum_interval_days == CAP
-        zone = compute_user_zone(user)
+        zone = srs.compute_user_zone(user)
         rows = db.session.scalars(select(ReviewState)).all()
         assert len(rows) >= 2
         for row in rows:

@@ -14,7 +14,7 @@ from quizapp import puzzles
 from quizapp.extensions import db
 from quizapp.models import Review, Skill
 from quizapp.services import skill_browser
-from quizapp.services.study_items import SKILL_KEYS
+from quizapp.services.items import SKILL_KEYS
 
 SKILL = "fresh_strides/middle"
 SKILL_URL = "/puzzles/fresh_strides/middle"

@@ -20,8 +20,9 @@ from webtest_support import (
 )
 
 from quizapp.extensions import db
-from quizapp.services import queue_statements, reviews, study_items
+from quizapp.services import reviews
 from quizapp.services.bank_import import import_cards
+from quizapp.services.store import queue_statements, study_items
 
 
 def test_an_edited_card_shows_its_new_answer_on_the_study_and_card_pages(app, client, bank,

@@ -22,7 +22,7 @@ from webtest_support import (
 from quizapp import srs
 from quizapp.extensions import db
 from quizapp.models import Review, ReviewState, User
-from quizapp.web.filters import format_spoken_interval
+from quizapp.web.rendering.filters import format_spoken_interval
 
 
 def reviews_of(app, username: str) -> list[Review]:

@@ -20,7 +20,7 @@ from webtest_support import (
 from quizapp import srs
 from quizapp.extensions import db
 from quizapp.models import Item, Review, ReviewState, User
-from quizapp.services.study_items import RETIRED_CARD
+from quizapp.services.store.study_items import RETIRED_CARD
 
 NO_SUCH_CARD = "There is no question with that id to study."
 

@@ -120,7 +120,7 @@ def test_a_rating_read_before_another_tabs_rating_is_refused_at_the_write(
     # Mutant: the conditional UPDATE's row count ignored. The early version check passes for a
     # state read before another tab's rating committed; only the UPDATE then sees the version
     # moved on, and without its check the second rating was logged (two reviews, one applied).
-    from quizapp.services.study_items import load_item_and_state
+    from quizapp.services.store.study_items import load_item_and_state
 
     user_id = sign_up(app, client)
     start = clock()

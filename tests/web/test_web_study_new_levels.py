@@ -81,7 +81,7 @@ def test_a_level_not_on_the_list_is_refused_and_a_form_without_it_keeps_the_sett
         refused = post_settings(client, page, new_from_level=typed)
         assert refused.status_code == 400, typed
         assert "Pick a level from the list." in refused.text
-    # A NUL is refused before any form reads it (web.input_guard), as in every field.
+    # A NUL is refused before any form reads it (web.http.input_guard), as in every field.
     assert post_settings(client, page, new_from_level="senior\x00").status_code == 400
     older_form = {name: value for name, value in SETTINGS.items() if name != "new_from_level"}
     assert client.post("/settings", data={"csrf_token": csrf_token(page), **older_form,

@@ -23,7 +23,7 @@ from quizapp.extensions import db
 from quizapp.models import Review
 from quizapp.puzzles.picking import NONE_PICK
 from quizapp.services.bank_import import load_bank
-from quizapp.web.study_tokens import DAMAGED
+from quizapp.web.study.tokens import DAMAGED
 
 PICK_RE = re.compile(r'<input type="(radio|checkbox)" name="pick" value="([^"]+)"( checked)?>')
 ONE_SKILL = {"choice": ("storage_index", "junior"), "bool": ("contiguous_after", "junior"),

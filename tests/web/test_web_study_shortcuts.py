@@ -16,7 +16,7 @@ from webtest_support import (
     study_token,
 )
 
-from quizapp.web.filters import format_spoken_interval
+from quizapp.web.rendering.filters import format_spoken_interval
 
 # A well-formed answer of each kind (right or wrong does not matter): it is judged, not refused.
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr"}

@@ -25,12 +25,13 @@ from quizapp.models import Item, Review, Skill, User
 from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
 from quizapp.puzzles.picking import PICKABLE_KINDS
 from quizapp.services import skill_reviews
-from quizapp.services.study_items import ItemState, StudyItem, compute_sql_literal
+from quizapp.services.items import ItemState, StudyItem
+from quizapp.services.store.study_items import compute_sql_literal
 from quizapp.services.study_queue import count_queue
-from quizapp.web import study as study_view
-from quizapp.web.filters import format_answer
-from quizapp.web.runtime import derive_puzzle_seed
-from quizapp.web.study_tokens import DAMAGED
+from quizapp.web.http.runtime import derive_puzzle_seed
+from quizapp.web.rendering.filters import format_answer
+from quizapp.web.study import routes as study_view
+from quizapp.web.study.tokens import DAMAGED
 
 ITEM_RE = re.compile(r'data-item-kind="(\w+)" data-item-key="([^"]+)"')
 

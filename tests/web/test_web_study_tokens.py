@@ -6,7 +6,7 @@ import pytest
 from flask import Flask
 
 from quizapp.services.errors import ServiceError
-from quizapp.web.study_tokens import (
+from quizapp.web.study.tokens import (
     DAMAGED,
     ShownItem,
     _serializer,

@@ -13,8 +13,8 @@ import quizapp.gunicorn_config as gunicorn_config
 from quizapp import create_app
 from quizapp.extensions import db
 from quizapp.services.bank_import import import_cards
-from quizapp.web import fragments, warmup
-from quizapp.web.fragments import EXTENSION_KEY
+from quizapp.web.rendering import fragments, warmup
+from quizapp.web.rendering.fragments import EXTENSION_KEY
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 
 from quizapp.models import ItemConcept
-from quizapp.services.search_text import compute_term_pattern, compute_words
-from quizapp.services.study_items import CARD, ITEM
+from quizapp.services.store.search_text import compute_term_pattern, compute_words
+from quizapp.services.store.study_items import CARD, ITEM
 
 Term = tuple[str, ...]
 # A suggestion replaces a word the bank lacks by one it has that reads nearly the same: close

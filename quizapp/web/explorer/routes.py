@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from flask import Blueprint, jsonify, render_template, request
 
+from quizapp.engine import MAX_CHARS, ExpressionError, explain
 from quizapp.extensions import csrf
-from quizapp.services.explorer import EXPR_MAX, explain_chain
-from quizapp.web.errors import render_error
+from quizapp.web.http.errors import render_error
 
 bp = Blueprint("explorer", __name__)
 
@@ -28,12 +28,21 @@ EMPTY_API = "Give a chain to explain in 'expr', for example torch.arange(6).view
 EMPTY_FORM = "Type a chain to explain, such as torch.arange(6).view(2, 3)."
 
 
+def explain_chain(expr: str) -> dict:
+    """The engine's explain() document; input outside the language comes back as its error."""
+    try:
+        return explain(expr)
+    except ExpressionError as exc:  # the engine documents errors in the result; be safe anyway
+        return {"expr": expr, "steps": [], "values": None,
+                "error": {"type": "ExpressionError", "message": str(exc), "step": 0}}
+
+
 def validate_expr(raw: object, empty: str = EMPTY_API) -> tuple[str | None, str | None]:
     """(expr, problem): a non-empty string of bounded length, or why it is not."""
     if not isinstance(raw, str) or not raw.strip():
         return None, empty
-    if len(raw) > EXPR_MAX:
-        return None, f"A chain is at most {EXPR_MAX} characters; this one has {len(raw)}."
+    if len(raw) > MAX_CHARS:
+        return None, f"A chain is at most {MAX_CHARS} characters; this one has {len(raw)}."
     return raw.strip(), None
 
 
@@ -45,7 +54,7 @@ def index():
                                examples=EXAMPLES)
     expr, problem = validate_expr(raw, empty=EMPTY_FORM)
     if problem:
-        return render_template("explorer.html", expr=raw[:EXPR_MAX], doc=None, problem=problem,
+        return render_template("explorer.html", expr=raw[:MAX_CHARS], doc=None, problem=problem,
                                examples=EXAMPLES), 400
     doc = explain_chain(expr)
     values = None if doc["values"] is None else format_values(doc["values"])

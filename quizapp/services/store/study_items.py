@@ -9,27 +9,18 @@ that edit items or states keep using the ORM models.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
 from sqlalchemy import ColumnElement, Row, and_, bindparam, literal_column, or_, select
 from sqlalchemy.orm import Session
 
-from quizapp import puzzles
 from quizapp.content.limits import KEY_MAX
 from quizapp.models import Card, Item, ItemSuspension, ReviewState, Skill
-from quizapp.services.bank_import import compute_skill_rows
 from quizapp.services.errors import NotFound
+from quizapp.services.items import SKILL_KEYS, ItemState, StudyItem, is_offered
 
 ITEM, CARD, SKILL, STATE = (Item.__table__, Card.__table__, Skill.__table__,
                             ReviewState.__table__)
 SUSPENSION = ItemSuspension.__table__
-# The keys of the puzzle skills this code can generate, as the bank import writes them. The
-# database can hold others: in a rolling deploy the new code's `content load` adds its new
-# families while instances on the old code still serve; those leave the new skills out of their
-# queue (and counts) until they are replaced, instead of failing on every study page.
-SKILL_KEYS = frozenset(row["key"] for row in compute_skill_rows(puzzles.families()))
 _SKILL_KEY = re.compile(r"[a-z0-9_]+/[a-z]+")
 
 
@@ -54,47 +45,6 @@ def select_suspended(user_id, item_id=ITEM.c.id):
     answers it alone (it selects a key column, not SELECT *, which read the row as well)."""
     return (select(SUSPENSION.c.item_id)
             .where(SUSPENSION.c.user_id == user_id, SUSPENSION.c.item_id == item_id).exists())
-
-
-def is_offered(item: StudyItem | Item) -> bool:
-    """OFFERED, for an item already read (a StudyItem, or an Item, Card or Skill row)."""
-    return not item.retired and (item.kind != "skill" or item.key in SKILL_KEYS)
-
-
-@dataclass(frozen=True)
-class StudyItem:
-    """What a study page shows of an item. Card-only and skill-only fields are None otherwise."""
-
-    id: int
-    kind: str  # "card" or "skill"
-    key: str
-    title: str
-    level: str
-    retired: bool
-    importance: str | None = None  # cards
-    question: str | None = None  # cards
-    content_hash: str | None = None  # cards: names one version of the card's text
-    family: str | None = None  # skills
-
-    @property
-    def is_card(self) -> bool:
-        return self.kind == "card"
-
-    @property
-    def is_skill(self) -> bool:
-        return self.kind == "skill"
-
-
-@dataclass(frozen=True)
-class ItemState:
-    """A user's scheduling state for one item: the FSRS state dict, its version and timing."""
-
-    id: int
-    version: int
-    state: dict[str, Any]
-    due: datetime
-    last_reviewed_at: datetime | None
-    learning: bool  # in learning or relearning steps (not held by the daily review limit)
 
 
 # The item with its card or skill columns (outer joins on primary keys: one row, no sort).

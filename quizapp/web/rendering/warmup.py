@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from quizapp.extensions import db
 from quizapp.markup.markdown import render_markdown
 from quizapp.services import question_browser
-from quizapp.web.fragments import EXTENSION_KEY, render_card_answer
+from quizapp.web.rendering.fragments import EXTENSION_KEY, render_card_answer
 
 
 def compile_templates(app: Flask) -> int:

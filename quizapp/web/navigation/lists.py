@@ -1,4 +1,8 @@
-"""Questions area: the bank browser with filters, and one page per card."""
+"""A question list's query string: read from a request or a carried text, written back, named.
+
+The list page, a card's way back (?from=) and a studied list ("Study these", ?list=) all read
+and write it, so it lives below the areas that link to each other.
+"""
 
 from __future__ import annotations
 
@@ -6,17 +10,13 @@ import unicodedata
 from collections.abc import Mapping
 from urllib.parse import parse_qsl, urlencode
 
-from flask import Blueprint, render_template, request, url_for
 from flask_login import current_user
 
-from quizapp.extensions import db
-from quizapp.services import item_record, paging, question_browser
-from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
-from quizapp.services.errors import ServiceError
-from quizapp.web.runtime import current_time
-from quizapp.web.study_forms import LIST_QUERY_MAX
+from quizapp.services import paging, question_browser
 
-bp = Blueprint("questions", __name__)
+# A question list's query string, as a card's way back (?from=) and a studied list (then_list)
+# carry it.
+LIST_QUERY_MAX = 400
 # The list's own query parameters: a card opened from a filtered list carries them (?from=),
 # so its way back returns to that list, not to every question (notes/s11/browse.md #5).
 LIST_KEYS = ("level", "concept", "importance", "mine", "q", "sort", "page")
@@ -79,10 +79,6 @@ def name_filters(filters: question_browser.CardFilters) -> str:
     return "; ".join(part for part in parts if part)
 
 
-def read_filters() -> question_browser.CardFilters:
-    return compute_filters(request.args)
-
-
 def compute_filters(args: Mapping[str, str]) -> question_browser.CardFilters:
     """The list's filters in ``args`` (its query parameters), as the list page reads them."""
     return question_browser.CardFilters(
@@ -95,52 +91,3 @@ def compute_filters(args: Mapping[str, str]) -> question_browser.CardFilters:
         sort=args.get("sort", "").strip().lower(),
         # Read for a signed-in person only: a shared link with it lists every card to others.
         mine=args.get("mine", "").strip().lower() if current_user.is_authenticated else "")
-
-
-@bp.route("/questions")
-def index():
-    filters = read_filters()
-    context = {"filters": filters, "levels": LEVEL_ORDER, "importances": IMPORTANCE_ORDER,
-               "concepts": question_browser.list_concepts(db.session),
-               "sorts": question_browser.SORTS, "mines": question_browser.MINE,
-               "filter_words": describe_filters(filters), "list_name": name_filters(filters)}
-    viewer = (question_browser.compute_viewer(current_user, current_time())
-              if current_user.is_authenticated else None)
-    try:
-        result = question_browser.list_cards(db.session, filters, viewer=viewer)
-    except ServiceError as exc:
-        return render_template("questions/index.html", result=None, error=exc.message,
-                               **context), 400
-    kept = compute_list_query(request.args.items(multi=True))
-    # The order links keep the filters and start again at page 1.
-    unordered = {name: value for name, value in kept.items() if name not in ("sort", "page")}
-    order_urls = {sort: url_for("questions.index", **unordered, **({"sort": sort} if sort else {}))
-                  for sort in question_browser.SORTS}
-    study_list_url = url_for("study.index", list=compute_studied_list(kept.items())[1])
-    return render_template("questions/index.html", result=result, error=None,
-                           list_query=urlencode(kept), order_urls=order_urls,
-                           study_list_url=study_list_url, list_args=compute_list_args(filters),
-                           **context)
-
-
-@bp.route("/questions/<string:key>")
-def card(key: str):
-    card = question_browser.load_card(db.session, key)
-    standing = item_record.VISITOR
-    if current_user.is_authenticated:
-        standing = item_record.load_standing(db.session, current_user, card.id,
-                                             current_time())
-    came_from = request.args.get("from", "")[:LIST_QUERY_MAX]
-    back = compute_list_query(parse_qsl(came_from, keep_blank_values=False))
-    # seen: Back to the study page after rating it does not offer it again (study.index);
-    # signed out the version is not known, so none is sent (notes/s12/review.md D2).
-    study_args = {"card": card.key}
-    if current_user.is_authenticated:
-        study_args["seen"] = str(standing.state.version if standing.state else 0)
-    if back:
-        study_args["from"] = urlencode(back)
-    return render_template("questions/card.html", card=card, state=standing.state,
-                           suspended=standing.suspended, record=standing.record,
-                           back_url=url_for("questions.index", **back), back_to_list=bool(back),
-                           list_query=urlencode(back),
-                           study_url=url_for("study.index", **study_args))

@@ -11,9 +11,9 @@ from flask_login import current_user
 from quizapp import srs
 from quizapp.markup.markdown import render_markdown, render_markdown_inline, render_python
 from quizapp.puzzles.rendering import fmt_answer
-from quizapp.services.settings import NEW_FROM_LEVEL_SCOPES, compute_user_zone
+from quizapp.services.settings import NEW_FROM_LEVEL_SCOPES
 from quizapp.services.study_queue import LastReview
-from quizapp.web.runtime import current_time
+from quizapp.web.http.runtime import current_time
 
 # What the answer box expects, by the puzzle's answer_kind.
 ANSWER_HINTS = {
@@ -95,7 +95,7 @@ def format_comes_back(review: LastReview) -> str:
 
 def current_zone() -> tzinfo:
     """The signed-in user's time zone from settings (the one their day starts by); else UTC."""
-    return compute_user_zone(current_user) if current_user.is_authenticated else UTC
+    return srs.compute_user_zone(current_user) if current_user.is_authenticated else UTC
 
 
 def current_zone_name() -> str:

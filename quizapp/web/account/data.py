@@ -18,22 +18,22 @@ from flask_login import current_user, login_required, logout_user
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.orm import Session
 
+from quizapp import srs
 from quizapp.extensions import db
 from quizapp.services import account_data, accounts
 from quizapp.services.account_data import WrongConfirmation
 from quizapp.services.errors import LoginThrottled, ServiceError
-from quizapp.services.settings import compute_user_zone, read_settings
-from quizapp.web.account_forms import DeleteAccountForm
-from quizapp.web.auth import (
+from quizapp.services.settings import read_settings
+from quizapp.web.account.forms import DeleteAccountForm, PasswordForm, SettingsForm
+from quizapp.web.account.logins import (
     clear_device_cookie,
     compute_retry_headers,
     current_login_limits,
     read_device,
 )
-from quizapp.web.errors import CSRF_MESSAGE, render_error
-from quizapp.web.forms import PasswordForm, SettingsForm
-from quizapp.web.runtime import client_address, current_time
-from quizapp.web.settings import render_settings_page
+from quizapp.web.account.settings_page import render_settings_page
+from quizapp.web.http.errors import CSRF_MESSAGE, render_error
+from quizapp.web.http.runtime import client_address, current_time
 
 bp = Blueprint("account_data", __name__)
 
@@ -44,7 +44,7 @@ def send_csv(kind: str, header: tuple[str, ...], rows: RowSource) -> Response:
     """The signed-in user's rows as a CSV attachment, streamed as the query is read (the
     request's context, and with it the database session, lasts until the last row)."""
     user_id, username = current_user.id, current_user.username
-    today = current_time().astimezone(compute_user_zone(current_user)).date()
+    today = current_time().astimezone(srs.compute_user_zone(current_user)).date()
     filename = f"quizapp-{kind}-{username}-{today.isoformat()}.csv"  # names are [a-z0-9_.-]
 
     @stream_with_context

@@ -7,10 +7,10 @@ from datetime import datetime
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from quizapp import srs
 from quizapp.models import User
 from quizapp.services.errors import ServiceError
-from quizapp.services.rating_writes import predates_undo
-from quizapp.web.signing import current_serializer
+from quizapp.web.http.signing import current_serializer
 
 SALT = "quizapp.study-page"
 DAMAGED = ("This study page is damaged or from an old session. Nothing was saved: open Study "
@@ -28,8 +28,8 @@ class ShownItem:
 
     def predates_undo(self, user: User) -> bool:
         """A puzzle shown before an undo of its item's first rating, which set the version
-        back and dealt a fresh puzzle (services.rating_writes.predates_undo)."""
-        return self.seed is not None and predates_undo(
+        back and dealt a fresh puzzle (srs.predates_undo)."""
+        return self.seed is not None and srs.predates_undo(
             self.undo_count, self.item_id, user.undo_count, user.last_undo_item_id)
 
     def is_current(self, version: int, user: User) -> bool:

@@ -1,10 +1,12 @@
-"""The study loop's POST forms: rate, answer a puzzle, undo (read on every rating, so lean)."""
+"""The study area's POST forms: rate, answer a puzzle, undo (read on every rating, so lean),
+suspend and resume."""
 
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
 from wtforms import Field, HiddenField, StringField
 from wtforms.validators import (
+    AnyOf,
     DataRequired,
     InputRequired,
     Length,
@@ -15,7 +17,8 @@ from wtforms.validators import (
 
 from quizapp.puzzles.picking import MAX_PICKS
 from quizapp.services.reviews import ANSWER_MAX
-from quizapp.web.forms import ID_MAX, TOKEN_MAX, NumberField
+from quizapp.web.http.fields import ID_MAX, TOKEN_MAX, NumberField
+from quizapp.web.navigation.lists import LIST_QUERY_MAX
 
 
 class StudyForm(FlaskForm):
@@ -28,11 +31,6 @@ class StudyForm(FlaskForm):
 
     class Meta:
         csrf = False
-
-
-# A question list's query string, as a card's way back (?from=) and a studied list (then_list)
-# carry it.
-LIST_QUERY_MAX = 400
 
 
 class RateForm(StudyForm):
@@ -82,5 +80,25 @@ class AnswerForm(StudyForm):
 
 class UndoForm(StudyForm):
     review_id = NumberField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
-    review_token = HiddenField(validators=[Length(0, TOKEN_MAX)])  # web.study_tokens
+    review_token = HiddenField(validators=[Length(0, TOKEN_MAX)])  # web.study.tokens
     then_list = HiddenField(validators=[Length(0, LIST_QUERY_MAX)])  # as RateForm's
+
+
+# Where the person goes once the item is suspended or resumed: the study page it was shown on
+# (the queue, or the list being studied), the card's question page, or the suspended items.
+BACK_TO = ("study", "card", "skill", "suspended")
+MALFORMED = ("That suspend or resume request is incomplete or damaged (an item id that is not a "
+             "number in range, or a page to go back to that this site does not have). Nothing "
+             "was changed.")
+
+
+class SuspendForm(StudyForm):
+    """Suspend or resume the item ``item_id`` (an untrusted number: the service checks it).
+
+    The CSRF token is checked by the app-wide CSRFProtect, as for the other study forms."""
+
+    item_id = NumberField(validators=[InputRequired(), NumberRange(1, ID_MAX)])
+    back = HiddenField(default="study", validators=[AnyOf(("", *BACK_TO))])
+    # Studying a question list ("Study these"): the list's parameters, to show its next card;
+    # from a card's page, the list that page was opened from (its ``from``).
+    then_list = HiddenField(validators=[Length(0, LIST_QUERY_MAX)])

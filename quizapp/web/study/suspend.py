@@ -8,11 +8,10 @@ from flask_login import current_user, login_required
 
 from quizapp.extensions import db
 from quizapp.services import reviews, suspensions
-from quizapp.services.study_items import StudyItem
-from quizapp.web.runtime import current_time
-from quizapp.web.skills import compute_skill_url
-from quizapp.web.study import compute_study_url
-from quizapp.web.suspend_forms import MALFORMED, SuspendForm
+from quizapp.services.items import StudyItem
+from quizapp.web.http.runtime import current_time
+from quizapp.web.navigation.urls import compute_skill_url, compute_study_url
+from quizapp.web.study.forms import MALFORMED, SuspendForm
 
 bp = Blueprint("suspend", __name__)
 # The flash category whose message carries a Resume button (base.html): a dict with the

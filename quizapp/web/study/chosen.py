@@ -15,15 +15,15 @@ from quizapp.extensions import db
 from quizapp.services import list_study
 from quizapp.services.question_browser import CardFilters
 from quizapp.services.study_queue import QueueView, compute_chosen_card
-from quizapp.web.questions import (
+from quizapp.web.http.runtime import current_time
+from quizapp.web.navigation.lists import (
+    LIST_QUERY_MAX,
     compute_filters,
     compute_list_query,
     name_filters,
     read_studied_list,
 )
-from quizapp.web.runtime import current_time
-from quizapp.web.skills import compute_skill_url
-from quizapp.web.study_forms import LIST_QUERY_MAX
+from quizapp.web.navigation.urls import compute_skill_url
 
 SEEN_VERSION = re.compile(r"[0-9]{1,9}")
 

@@ -1,17 +1,16 @@
-"""Flask-WTF forms: every POST carries a CSRF token and every field is bounded."""
+"""The account area's forms: register, log in, Settings, password, delete the account.
+
+Flask-WTF forms: every POST carries a CSRF token and every field is bounded."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from decimal import Decimal
 
 from flask_wtf import FlaskForm
 from wtforms import (
-    BooleanField,
     DecimalField,
     HiddenField,
-    IntegerField,
     PasswordField,
     SelectField,
     StringField,
@@ -40,10 +39,9 @@ from quizapp.services.settings import (
     REVIEWS_PER_DAY_RANGE,
     UNKNOWN_ZONE_MESSAGE,
 )
+from quizapp.web.http.fields import CheckBox, DecimalNumberField, NumberField
 
 USERNAME_MAX_INPUT = 40
-TOKEN_MAX = 1000
-ID_MAX = 2**31 - 1  # Integer primary keys: PostgreSQL refuses a larger value (a 500, not a 404)
 # DataRequired strips the text first, so these also answer a password of spaces only.
 NO_PASSWORD = "Type a password; spaces alone do not make one."
 NO_REPEAT = "Type the same password again."
@@ -118,73 +116,6 @@ def compute_zone_choices(now: datetime, stored: str | None,
     return choices
 
 
-NUMBER_CHARS_MAX = 20
-# What a person types in a number box: the digits 0-9, a minus for a negative number (which
-# the range then refuses in its own words) and, in a decimal, one point (".5" and "5." too).
-# int() and Decimal() read far more: "1_000", "+30", "٣" (Arabic-Indic 3), and Decimal also
-# "1e2", "inf" and "nan"; a browser's number box posts some of these as typed.
-WHOLE_NUMBER = re.compile(r"-?[0-9]+")
-DECIMAL_NUMBER = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
-NUMBER_MISSING = "Type a number, in digits."
-
-
-class AsciiDigitsMixin:
-    """Numbers typed as a person writes them (``written``): any other text int() or Decimal()
-    would read gets the field's ``not_a_number`` message, as words do."""
-
-    not_a_number: str  # the message of the field class it is mixed into
-    written: re.Pattern[str]
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        if not valuelist:  # not posted: InputRequired or keep_if_not_posted decides
-            return
-        text = valuelist[0].strip()  # spaces around the number are no reason to refuse it
-        self.data = None
-        # A browser posts a number field it cannot read ("ten", "0,85" in some) as empty, so
-        # an empty field is not called empty: the person may have typed something.
-        if not text:
-            raise ValueError(self.gettext(NUMBER_MISSING))
-        # No field takes more than a few digits; NumberRange turns a 400-digit int into a float
-        # (math.isnan) and raised OverflowError, a 500 (notes/s10/retest.md).
-        if len(text) > NUMBER_CHARS_MAX:
-            raise ValueError(self.gettext(f"Numbers here are at most {NUMBER_CHARS_MAX} "
-                                          "characters long."))
-        if not self.written.fullmatch(text):
-            raise ValueError(self.gettext(self.not_a_number))
-        super().process_formdata([text])
-
-
-class NumberField(AsciiDigitsMixin, IntegerField):
-    """A whole number typed with the digits 0-9."""
-
-    not_a_number = "Use a whole number, in digits, e.g. 20."
-    written = WHOLE_NUMBER
-
-
-class DecimalNumberField(AsciiDigitsMixin, DecimalField):
-    """A decimal number typed with the digits 0-9 and a point."""
-
-    not_a_number = "Use a number in digits, with a point for decimals, e.g. 0.9."
-    written = DECIMAL_NUMBER
-
-
-# What a script or an older page may post for a box left unticked; WTForms' BooleanField
-# counted any value but "false" and "" as ticked, so "0" or "off" brought schedules forward.
-UNTICKED_VALUES = frozenset({"", "0", "false", "f", "n", "no", "off"})
-
-
-class CheckBox(BooleanField):
-    """A check box: ticked when posted with any value but those saying no (UNTICKED_VALUES,
-    in any case, spaces around ignored); a browser posts "y" for a ticked box, nothing else."""
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        self.data = bool(valuelist) and valuelist[0].strip().lower() not in UNTICKED_VALUES
-
-    def _value(self) -> str:
-        # A page shown again posts "y" when ticked, not the value that was posted ("0").
-        return "y"
-
-
 class LoginForm(FlaskForm):
     username = StringField("Username", render_kw=USERNAME_INPUT,
                            validators=[DataRequired(), Length(1, USERNAME_MAX_INPUT)])
@@ -238,7 +169,7 @@ class SettingsForm(FlaskForm):
                                  validate_choice=False,
                                  validators=[keep_if_not_posted, AnyOf(
                                      NEW_FROM_LEVELS, message="Pick a level from the list.")])
-    # Not a setting: what this one save does to the dues already set (web.settings.describe_moved
+    # Not a setting: what this one save does to the dues already set (web.account.settings.describe_moved
     # words the outcome).
     bring_forward = CheckBox("Also bring forward what is scheduled later than that")
     # Any zone the server knows is taken (study.js may pick an alias a browser reports, such
@@ -248,7 +179,7 @@ class SettingsForm(FlaskForm):
     # An unticked box is not posted at all: this says the form carried the box, so a form
     # without it (a page opened before the setting existed, a script) leaves the setting alone.
     keyboard_shortcuts_shown = HiddenField()
-    # The settings this form was shown with, signed (web.settings.sign_shown_settings); one
+    # The settings this form was shown with, signed (web.account.settings_page.sign_shown_settings); one
     # that does not verify only makes the save take every field as posted.
     shown_settings = HiddenField()
 
@@ -279,3 +210,22 @@ class SettingsForm(FlaskForm):
             return
         if field.data != field.data.quantize(Decimal("0.01")):
             raise ValidationError("Use at most two decimals, e.g. 0.9 or 0.95.")
+
+
+PASSWORD_TOO_LONG = f"A password is at most {PASSWORD_MAX} characters long."
+# The name is typed to confirm, not filled in: a password manager must not offer it.
+CONFIRM_NAME_INPUT = {"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
+
+
+class DeleteAccountForm(FlaskForm):
+    """Deleting needs the password (a throttled login attempt) and the username typed out."""
+
+    # Ids of their own: the Settings page also has the password form's fields.
+    password = PasswordField(
+        "Your password", id="delete_password", render_kw=CURRENT_PASSWORD_INPUT,
+        validators=[DataRequired(message="Type your password."),
+                    Length(1, PASSWORD_MAX, message=PASSWORD_TOO_LONG)])
+    confirm_username = StringField(
+        "Your username, typed to confirm", render_kw=CONFIRM_NAME_INPUT,
+        validators=[DataRequired(message="Type your username."),
+                    Length(1, USERNAME_MAX_INPUT, message="That is not your username.")])

@@ -11,24 +11,25 @@ from quizapp.extensions import db
 from quizapp.puzzles.picking import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
 from quizapp.services.errors import Conflict, NotFound, ServiceError
-from quizapp.services.rating_writes import OUTDATED_PUZZLE
-from quizapp.services.study_items import is_offered
+from quizapp.services.items import is_offered
+from quizapp.services.store.rating_writes import OUTDATED_PUZZLE
 from quizapp.services.study_queue import (
     QueueView,
     compute_item_view,
     compute_queue,
     compute_status,
 )
-from quizapp.web.filters import ANSWER_HINTS, RATING_LABELS
-from quizapp.web.questions import read_studied_list
-from quizapp.web.runtime import current_time, new_puzzle_seed
-from quizapp.web.study_chosen import (
+from quizapp.web.http.runtime import current_time, new_puzzle_seed
+from quizapp.web.navigation.lists import read_studied_list
+from quizapp.web.navigation.urls import compute_study_url
+from quizapp.web.rendering.filters import ANSWER_HINTS, RATING_LABELS
+from quizapp.web.study.chosen import (
     ChosenCard,
     read_chosen_card,
     read_chosen_skill,
     read_list_study,
 )
-from quizapp.web.study_forms import (
+from quizapp.web.study.forms import (
     ANSWER_MAX,
     EMPTY_ANSWER,
     PICK_FIRST,
@@ -36,7 +37,7 @@ from quizapp.web.study_forms import (
     RateForm,
     UndoForm,
 )
-from quizapp.web.study_tokens import (
+from quizapp.web.study.tokens import (
     DAMAGED,
     ShownItem,
     compute_duration_ms,
@@ -113,13 +114,6 @@ def compute_shown_view(shown: ShownItem, now: datetime) -> QueueView | None:
         return None
     return view if shown.is_current(view.state.version if view.state else 0,
                                     current_user) else None
-
-
-def compute_study_url(list_text: str | None) -> str:
-    """Where studying goes on: the queue, or the list being studied (its carried text)."""
-    if not list_text:
-        return url_for("study.index")
-    return url_for("study.index", list=read_studied_list(list_text)[1])
 
 
 @bp.route("/")

@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, url_for
+from flask import Blueprint, render_template
 from flask_login import current_user
 
 from quizapp.extensions import db
 from quizapp.services import item_record, skill_browser
 from quizapp.services.bank_import import LEVEL_ORDER
-from quizapp.services.study_items import is_offered
-from quizapp.web.runtime import current_time
+from quizapp.services.items import is_offered
+from quizapp.web.http.runtime import current_time
+from quizapp.web.navigation.urls import compute_skill_url
 
 bp = Blueprint("skills", __name__)
-
-
-@bp.app_template_global("skill_url")
-def compute_skill_url(key: str) -> str:
-    """The page of the skill ``key`` ("family/level")."""
-    family, _, level = key.partition("/")
-    return url_for("skills.show", family=family, level=level)
+bp.add_app_template_global(compute_skill_url, "skill_url")
 
 
 @bp.route("/puzzles")

@@ -8,7 +8,7 @@ from markupsafe import Markup
 from quizapp.extensions import db
 from quizapp.models import Card
 from quizapp.services import question_browser
-from quizapp.services.study_items import StudyItem
+from quizapp.services.items import StudyItem
 
 CARD_ANSWER_TEMPLATE = "study/_card_answer.html"
 EXTENSION_KEY = "quizapp.card_answers"

@@ -73,19 +73,6 @@ LOAD_UNDOS = (select(User.undo_count, User.last_undo_item_id)
               .where(User.id == bindparam("user_id")))
 
 
-def predates_undo(page_undos: int, item_id: int, undos: int,
-                  last_undo_item_id: int | None) -> bool:
-    """Whether a puzzle page shown after ``page_undos`` undos is out of date by an undo since
-    (the user has made ``undos``, the latest of ``last_undo_item_id``). Undoing an item's first
-    rating deletes its state, so its versions start again and a page of any version may look
-    current (notes/s11/retest.md #1); an undo of another item changes nothing on the page. After
-    two or more undos, or one from before the item was stored (None), it is not known which
-    items they took back, so such a page is refused, as before the item was stored."""
-    if undos == page_undos:
-        return False
-    return undos != page_undos + 1 or last_undo_item_id in (None, item_id)
-
-
 def lock_user_row(session: Session, user_id: int) -> None:
     """Before an undo's writes, on PostgreSQL: the user's row, then states, as a rating locks."""
     session.connection().execute(LOCK_USER, {"user_id": user_id})
@@ -117,7 +104,7 @@ def apply_review(session: Session, state_id: int | None,
             raise Conflict(STALE_MESSAGE) from None
         # Read after the insert, in its transaction: an undo of this item's first rating that
         # committed after the page's own check is seen here (notes/s11/review.md #3).
-        if seen_undos is not None and predates_undo(
+        if seen_undos is not None and srs.predates_undo(
                 seen_undos, review_row["item_id"], *connection.execute(LOAD_UNDOS, user).one()):
             session.rollback()
             raise Conflict(f"Not saved. {OUTDATED_PUZZLE}")

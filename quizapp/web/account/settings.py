@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, astuple
+from dataclasses import asdict
 
-from flask import Blueprint, current_app, flash, redirect, render_template, url_for
+from flask import Blueprint, current_app, flash, redirect, url_for
 from flask_login import current_user, login_required
-from itsdangerous import BadSignature
 
+from quizapp import srs
 from quizapp.extensions import db
-from quizapp.services import account_data, accounts
+from quizapp.services import accounts
 from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import (
     NEW_FROM_LEVEL_LABELS,
     SETTING_LABELS,
     MergedSettings,
     StudySettings,
-    compute_user_zone,
     count_past_cap,
     merge_settings,
     read_settings,
     update_settings,
 )
-from quizapp.web.account_forms import DeleteAccountForm
-from quizapp.web.auth import (
+from quizapp.web.account.forms import PasswordForm, SettingsForm
+from quizapp.web.account.logins import (
     compute_retry_headers,
     current_login_limits,
     has_remember_cookie,
@@ -32,29 +31,10 @@ from quizapp.web.auth import (
     set_device_cookie,
     start_new_session,
 )
-from quizapp.web.forms import PasswordForm, SettingsForm
-from quizapp.web.runtime import client_address, current_time
-from quizapp.web.signing import current_serializer
+from quizapp.web.account.settings_page import read_shown_settings, render_settings_page
+from quizapp.web.http.runtime import client_address, current_time
 
 bp = Blueprint("settings", __name__)
-
-
-# The settings a form was shown with ride in it, signed, so a save changes only what the
-# person changed on that form (services.settings.merge_settings).
-SHOWN_SALT = "quizapp.settings-shown"
-
-
-def sign_shown_settings(settings: StudySettings) -> str:
-    return current_serializer(SHOWN_SALT).dumps([current_user.id, *astuple(settings)])
-
-
-def read_shown_settings(token: str | None) -> StudySettings | None:
-    """The settings the posted form was shown with; None from a page without them (older)."""
-    try:
-        user_id, *values = current_serializer(SHOWN_SALT).loads(token or "")
-        return StudySettings(*values) if user_id == current_user.id else None
-    except (BadSignature, ValueError, TypeError):
-        return None
 
 
 def describe_merge(merged: MergedSettings) -> str:
@@ -106,16 +86,6 @@ def format_setting(settings: StudySettings, name: str) -> str:
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
-def render_settings_page(settings_form: SettingsForm, password_form: PasswordForm, status: int,
-                         shown_settings: str | None = None,
-                         delete_form: DeleteAccountForm | None = None):
-    return render_template(
-        "settings.html", form=settings_form, password_form=password_form,
-        shown_settings=shown_settings or sign_shown_settings(read_settings(current_user)),
-        delete_form=delete_form or DeleteAccountForm(formdata=None),
-        review_count=account_data.count_reviews(db.session, current_user.id)), status
-
-
 @bp.route("/settings", methods=["GET", "POST"])
 @login_required
 def index():
@@ -143,7 +113,7 @@ def index():
             message += " " + describe_moved(moved, days)
         elif days < current.maximum_interval_days:
             message += describe_left(count_past_cap(db.session, account.id, days,
-                                                    compute_user_zone(account)), days)
+                                                    srs.compute_user_zone(account)), days)
         flash(message, "success")
         return redirect(url_for("settings.index"), 303)
     # A refused form keeps the settings it was first shown with, for the merge once corrected.

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-from datetime import timedelta
-from math import ceil
-
 from flask import (
     Blueprint,
     Flask,
@@ -14,31 +10,28 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
-from flask_login import current_user, login_required, login_url, login_user, logout_user
-from flask_login.config import COOKIE_DURATION, COOKIE_NAME
-from itsdangerous import BadData, URLSafeTimedSerializer
+from flask_login import current_user, login_required, login_url, logout_user
 from werkzeug.wrappers import Response
 
 from quizapp import srs
 from quizapp.extensions import db, login_manager
-from quizapp.models import User
 from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled, ServiceError
-from quizapp.services.login_limits import LoginLimits
-from quizapp.services.registration_limits import RegistrationLimit
-from quizapp.web.forms import LoginForm, RegisterForm, read_browser_zone
-from quizapp.web.runtime import client_address, compute_safe_next, current_time
-from quizapp.web.signing import current_serializer
+from quizapp.web.account.forms import LoginForm, RegisterForm, read_browser_zone
+from quizapp.web.account.logins import (
+    compute_retry_headers,
+    current_login_limits,
+    current_registration_limit,
+    login_lifetime,
+    read_device,
+    set_device_cookie,
+    sign_in,
+)
+from quizapp.web.http.runtime import client_address, compute_safe_next, current_time
 
 bp = Blueprint("auth", __name__)
-
-# The device cookie (see services/login_limits.py): signed, naming the account and a nonce.
-DEVICE_COOKIE = "quizapp_device"
-DEVICE_SALT = "quizapp.device-cookie"
-DEVICE_MAX_AGE = timedelta(days=180)
 
 
 def init_login_manager(_app: Flask) -> None:
@@ -81,95 +74,6 @@ def ask_to_log_in() -> Response:
               "warning")
         target = url_for(FORM_PAGES.get(request.blueprint or "", "study.index"))
     return redirect(login_url(login_manager.login_view, next_url=target))
-
-
-def compute_retry_headers(throttled: LoginThrottled) -> dict[str, str]:
-    """The Retry-After header of a 429 answer, in whole seconds."""
-    return {"Retry-After": str(ceil(throttled.retry_after.total_seconds()))}
-
-
-def current_registration_limit() -> RegistrationLimit:
-    config = current_app.config
-    return RegistrationLimit(per_address=config["REGISTER_LIMIT_PER_ADDRESS"],
-                             window=timedelta(minutes=config["REGISTER_LIMIT_WINDOW_MINUTES"]))
-
-
-def current_login_limits() -> LoginLimits:
-    config = current_app.config
-    # A device gets as many tries as the anonymous clients together: LOGIN_LIMIT_PER_ACCOUNT.
-    return LoginLimits(
-        per_account=config["LOGIN_LIMIT_PER_ACCOUNT"], per_address=config["LOGIN_LIMIT_PER_ADDRESS"],
-        per_device=config["LOGIN_LIMIT_PER_ACCOUNT"],
-        window=timedelta(minutes=config["LOGIN_LIMIT_WINDOW_MINUTES"]))
-
-
-def _device_serializer() -> URLSafeTimedSerializer:
-    return current_serializer(DEVICE_SALT, timed=True)
-
-
-def read_device() -> accounts.DeviceCookie | None:
-    """What this request's device cookie claims, when its signature is valid and recent."""
-    cookie = request.cookies.get(DEVICE_COOKIE)
-    if not cookie or len(cookie) > 300:
-        return None
-    try:
-        # [username, version, nonce, user id]; a cookie from before it named the id has three.
-        username, version, nonce, *rest = _device_serializer().loads(
-            cookie, max_age=int(DEVICE_MAX_AGE.total_seconds()))
-    except (BadData, ValueError, TypeError):
-        return None
-    user_id = rest[0] if len(rest) == 1 and type(rest[0]) is int else None
-    if not (isinstance(username, str) and isinstance(nonce, str) and type(version) is int):
-        return None
-    return accounts.DeviceCookie(username, version, nonce, user_id)
-
-
-def set_device_cookie(response: Response, user: User) -> Response:
-    """After a successful login (or password change): this client knows the password."""
-    value = _device_serializer().dumps(
-        [user.username, user.session_version, secrets.token_urlsafe(16), user.id])
-    response.set_cookie(
-        DEVICE_COOKIE, value, max_age=int(DEVICE_MAX_AGE.total_seconds()), httponly=True,
-        samesite="Lax", secure=current_app.config["SESSION_COOKIE_SECURE"])
-    return response
-
-
-def clear_device_cookie(response: Response) -> Response:
-    """The account this client knew is gone: its device cookie goes too (same attributes)."""
-    response.delete_cookie(DEVICE_COOKIE, httponly=True, samesite="Lax",
-                           secure=current_app.config["SESSION_COOKIE_SECURE"])
-    return response
-
-
-def login_lifetime() -> timedelta:
-    """The longest a cookie naming a login stays valid: the remember cookie's lifetime (or the
-    session cookie's, if longer). Logins older than this are pruned."""
-    config = current_app.config
-    remember = config.get("REMEMBER_COOKIE_DURATION", COOKIE_DURATION)
-    if isinstance(remember, int | float):
-        remember = timedelta(seconds=remember)
-    return max(remember, current_app.permanent_session_lifetime)
-
-
-def has_remember_cookie() -> bool:
-    """Whether this client chose "keep me logged in" (Flask-Login's remember cookie is here)."""
-    name = current_app.config.get("REMEMBER_COOKIE_NAME", COOKIE_NAME)
-    return bool(request.cookies.get(name))
-
-
-def start_new_session(signed_in: accounts.SignedInUser, *, remember: bool = False) -> None:
-    """Log in on a fresh session: nothing from before the login (such as a CSRF token someone
-    planted in the visitor's cookie) stays valid after it. The ``next`` target lives in the
-    query string, not the session, so nothing needs to be carried over. ``signed_in`` names
-    a login recorded by accounts.start_login (or change_password)."""
-    session.clear()
-    login_user(signed_in, remember=remember)
-
-
-def sign_in(user: User, *, remember: bool = False) -> None:
-    """Record a new login of ``user`` and log this client in with it."""
-    start_new_session(accounts.start_login(db.session, user, now=current_time(),
-                                           lifetime=login_lifetime()), remember=remember)
 
 
 @bp.route("/register", methods=["GET", "POST"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import and_, bindparam, exists, func, literal, select
 
 from quizapp.models import Item, Review, ReviewState
-from quizapp.services.study_items import (
+from quizapp.services.store.study_items import (
     ITEM,
     ITEM_COLUMNS,
     ITEM_JOIN,

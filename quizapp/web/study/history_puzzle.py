@@ -7,8 +7,8 @@ from flask_login import current_user, login_required
 
 from quizapp.extensions import db
 from quizapp.services import reviewed_puzzles
-from quizapp.web.filters import RATING_LABELS
-from quizapp.web.forms import ID_MAX
+from quizapp.web.http.fields import ID_MAX
+from quizapp.web.rendering.filters import RATING_LABELS
 
 bp = Blueprint("history_puzzle", __name__)
 

@@ -1,0 +1,1 @@
+"""Bank area: the question list and card pages, and the puzzle skills."""
