@@ -59,6 +59,7 @@ bench: install
 	$(BIN)/python bench/server.py
 	$(BIN)/python bench/request_costs.py
 	$(BIN)/python bench/content_load.py
+	$(BIN)/python bench/sets.py
 
 # After changing a pin in pyproject.toml: install without the old constraints (what is already
 # installed stays unless the new pins move it), then write the environment back as constraints.

@@ -88,3 +88,13 @@ def test_puzzles_bench_times_building_not_the_build_cache():
                   .group(1))
     assert calls >= 1.0  # every puzzle runs the engine at least once when it is built
     assert re.search(r"^generation rate: [\d,]+ puzzles/s$", out, re.M)
+
+
+def test_sets_bench_prints_every_phase_against_the_puzzles_alone():
+    out = run_bench("sets.py", "--repeats", "1")
+    assert "set: 100 items (" in out
+    for label in ("baseline: the", "generate the set", "export json", "export csv", "export md",
+                  "export apkg", "whole set (generate + 4 formats)"):
+        assert re.search(rf"^{re.escape(label)}.*\d+\.\d ms\s+\d+\.\d\dx\s+\d+\.\d ms\s+"
+                         r"\d+\.\d\dx", out, re.M), label
+    assert re.search(r"target 1 s: wall \d+\.\d\d, cpu \d+\.\d\d of it", out)
