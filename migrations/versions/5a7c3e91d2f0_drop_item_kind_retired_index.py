@@ -6,7 +6,7 @@ Create Date: 2026-11-30 03:10:00.000000
 
 Nothing filters items by kind and retirement together. The study queue reads the bank through
 (retired, new_order, id) (b18e6f0c4d27) and the importer finds items by the unique (kind, key);
-the plan tests in tests/web/test_web_study_caching.py check, on SQLite and PostgreSQL, that the
+the plan tests in tests/web/study/test_web_study_caching.py check, on SQLite and PostgreSQL, that the
 study queue's lookups still neither scan the review tables nor sort. The old index only cost
 writes when the bank is loaded.
 """

@@ -6,7 +6,7 @@ Create Date: 2026-11-30 01:50:00.000000
 
 The study queue takes the first due state in (due, id) order. SQLite's (user_id, due) index
 already ends in the rowid, so it gave that order; PostgreSQL's did not, and it sorted every due
-state of the user on each study page (seen in EXPLAIN, tests/web/test_web_study_caching.py).
+state of the user on each study page (seen in EXPLAIN, tests/web/study/test_web_study_caching.py).
 With id in the index both read one entry in index order.
 """
 from alembic import op

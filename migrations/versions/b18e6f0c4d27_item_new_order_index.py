@@ -7,7 +7,7 @@ Create Date: 2026-11-30 01:50:00.000000
 Every study page that shows a new item asks for the first active item, in (new_order, id) order,
 that the user has no state for. The (kind, retired, new_order) index cannot give that order
 across kinds, so SQLite and PostgreSQL sorted every active item of the bank on each such page
-(EXPLAIN, tests/web/test_web_study_caching.py); with this index they read it in order and stop
+(EXPLAIN, tests/web/study/test_web_study_caching.py); with this index they read it in order and stop
 at the first unseen item.
 """
 from alembic import op

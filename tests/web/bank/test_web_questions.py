@@ -237,7 +237,7 @@ def test_the_migration_fills_the_search_text_as_content_load_writes_it(app, bank
     from quizapp.content import load_cards
     from quizapp.models import Card
 
-    real = load_cards(Path(__file__).resolve().parents[2] / "content")
+    real = load_cards(Path(__file__).resolve().parents[3] / "content")
     with app.app_context():
         import_cards(db.session, real, clock())
         import_concepts(db.session, concepts_for(real))

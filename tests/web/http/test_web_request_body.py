@@ -22,7 +22,7 @@ from quizapp.extensions import db
 from quizapp.models import User
 from quizapp.web.http.request_body import BODY_SECONDS, BROKEN_BODY, STALLED_BODY, GuardedBody
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 class BrokenStream(io.RawIOBase):
