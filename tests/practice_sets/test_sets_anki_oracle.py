@@ -15,7 +15,7 @@ from anki.collection import (
     ImportAnkiPackageRequest,
     ImportCsvRequest,
 )
-from sets_support import params, real_bank
+from set_bank_support import params, real_bank
 
 from quizapp.practice_sets import CARD, build_bank, generate, rebuild_items
 from quizapp.practice_sets.exports import MODEL_NAME, compute_guid, export_apkg, export_csv

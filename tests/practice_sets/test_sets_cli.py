@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from sets_support import CONTENT, ROOT
+from set_bank_support import CONTENT, ROOT
 
 from quizapp.cli import set_cmd
 from quizapp.cli.set_cmd import set_group

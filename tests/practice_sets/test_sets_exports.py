@@ -10,7 +10,7 @@ import zipfile
 
 import genanki
 import pytest
-from sets_support import make_card, params, real_bank, small_bank
+from set_bank_support import make_card, params, real_bank, small_bank
 
 from quizapp.markup.spreadsheet import neutralize_cell
 from quizapp.practice_sets import CARD, PUZZLE, build_bank, generate

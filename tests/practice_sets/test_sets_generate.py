@@ -6,7 +6,7 @@ import dataclasses
 from collections import Counter
 
 import pytest
-from sets_support import make_card, params, real_bank, small_bank
+from set_bank_support import make_card, params, real_bank, small_bank
 
 from quizapp.practice_sets import (
     CARD,
