@@ -73,7 +73,8 @@ def test_csv_has_anki_headers_three_quoted_columns_and_tags():
                        "#columns:Front,Back,Tags"]
     assert len(rows) == len(items) and all(len(row) == 3 for row in rows)
     body = data.decode().split("\r\n", 4)[4]
-    assert body.startswith('"') and '","' in body  # every cell quoted
+    assert body.startswith('"')  # every cell quoted, the tags (which need no quotes) too:
+    assert body.count(',"quizapp quizapp::') == len(items) == body.count('"\r\n')
     for row, item in zip(rows, items, strict=True):
         assert item.prompt.strip() in row[0]
         assert set(row[2].split()) >= {"quizapp", f"quizapp::{item.kind}",
