@@ -28,16 +28,9 @@ from quizapp.practice_sets import (
     draw_seed,
     generate,
 )
-from quizapp.practice_sets.exports import (
-    FORMATS,
-    export_apkg,
-    export_csv,
-    export_json,
-    export_markdown,
-)
+from quizapp.practice_sets.exports import FORMATS, export_set
 
 EXIT_USAGE = 2
-TEXT_EXPORTS = {"json": export_json, "csv": export_csv, "md": export_markdown}
 OPTION_NAMES = {"levels": "--level", "concepts": "--concept", "families": "--family",
                 "count": "--count", "puzzles": "--puzzles", "seed": "--seed",
                 "title": "--title", "time_limit": "--time-limit", "params": "the parameters"}
@@ -161,10 +154,7 @@ def generate_command(levels: tuple[str, ...], concepts: tuple[str, ...],
     except NotEnoughItems as err:
         raise SetCommandError(f"the bank cannot fill {params.count} items: {err} "
                               f"(at most {err.available} with these options)") from None
-    if format_name == "apkg":
-        data = export_apkg(params, items, now=time.time())
-    else:
-        data = TEXT_EXPORTS[format_name](params, items)
+    data = export_set(format_name, params, items, now=time.time())
     if output == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

@@ -23,6 +23,7 @@ from quizapp.practice_sets.exports import (
     export_csv,
     export_json,
     export_markdown,
+    export_set,
 )
 from quizapp.practice_sets.exports.anki import FIELDS, compute_fields
 
@@ -207,3 +208,14 @@ def test_formats_name_their_files():
     assert {name: (f.extension, f.media_type.split(";")[0]) for name, f in FORMATS.items()} == {
         "json": ("json", "application/json"), "csv": ("csv", "text/csv"),
         "md": ("md", "text/markdown"), "apkg": ("apkg", "application/apkg")}
+
+
+def test_export_set_dispatches_on_the_format_name():
+    p, items = a_set()
+    assert export_set("json", p, items, now=NOW) == export_json(p, items)
+    assert export_set("csv", p, items, now=NOW) == export_csv(p, items)
+    assert export_set("md", p, items, now=NOW) == export_markdown(p, items)
+    assert export_set("apkg", p, items, now=NOW, deck_key="s") == export_apkg(
+        p, items, now=NOW, deck_key="s")
+    with pytest.raises(KeyError):
+        export_set("pdf", p, items, now=NOW)

@@ -15,6 +15,7 @@ import itertools
 import json
 import sqlite3
 import zipfile
+from collections.abc import Sequence
 from html import escape
 
 import genanki
@@ -109,7 +110,7 @@ def compute_note(item: SetItem) -> genanki.Note:
                         guid=compute_guid(item), sort_field=item.title)
 
 
-def export_apkg(params: SetParams, items: tuple[SetItem, ...] | list[SetItem], *, now: float,
+def export_apkg(params: SetParams, items: Sequence[SetItem], *, now: float,
                 deck_key: str | None = None) -> bytes:
     """The .apkg bytes. ``now`` (seconds since the epoch) dates the notes: Anki updates a note
     it has only from a newer one, so pass the clock, never a constant. ``deck_key`` names the

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 
 from quizapp.markup.spreadsheet import neutralize_cell
 from quizapp.practice_sets.exports.text import compute_back, compute_front, compute_tags
@@ -20,7 +21,7 @@ ANKI_HEADERS = ("#separator:Comma", "#html:false", "#tags column:3")
 COLUMNS = ("Front", "Back", "Tags")
 
 
-def export_csv(params: SetParams, items: tuple[SetItem, ...] | list[SetItem]) -> bytes:
+def export_csv(params: SetParams, items: Sequence[SetItem]) -> bytes:
     """RFC 4180 CSV (CRLF line ends), one row per item, formula-like cells neutralised."""
     del params  # the rows say everything a flashcard tool reads
     buffer = io.StringIO()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from quizapp.practice_sets.items import SetItem
 from quizapp.practice_sets.params import SetParams
@@ -29,7 +30,7 @@ def compute_item(item: SetItem) -> dict[str, object]:
     }
 
 
-def export_json(params: SetParams, items: tuple[SetItem, ...] | list[SetItem]) -> bytes:
+def export_json(params: SetParams, items: Sequence[SetItem]) -> bytes:
     """UTF-8 JSON, keys in a fixed order: the same set gives the same bytes."""
     document = {
         "format": FORMAT_NAME, "version": FORMAT_VERSION, "seed": params.seed,

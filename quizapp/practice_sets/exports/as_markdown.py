@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from quizapp.practice_sets.exports.text import (
     compute_back,
     compute_front,
@@ -12,7 +14,7 @@ from quizapp.practice_sets.items import PUZZLE, SetItem
 from quizapp.practice_sets.params import SetParams
 
 
-def compute_summary(params: SetParams, items: tuple[SetItem, ...] | list[SetItem]) -> str:
+def compute_summary(params: SetParams, items: Sequence[SetItem]) -> str:
     puzzles = sum(item.kind == PUZZLE for item in items)
     parts = [f"Seed {params.seed}", f"{len(items)} items ({puzzles} puzzles)"]
     for name, values in (("levels", params.levels), ("concepts", params.concepts),
@@ -29,7 +31,7 @@ def heading_text(text: str) -> str:
     return " ".join(text.split()).rstrip("#").strip() or "Untitled"
 
 
-def export_markdown(params: SetParams, items: tuple[SetItem, ...] | list[SetItem]) -> bytes:
+def export_markdown(params: SetParams, items: Sequence[SetItem]) -> bytes:
     lines = [f"# {heading_text(compute_set_title(params))}", "", compute_summary(params, items),
              "", "## Questions", ""]
     for number, item in enumerate(items, 1):
