@@ -258,7 +258,9 @@ def main() -> None:
         servers["floor"], ports["floor"] = start_gunicorn(
             "server:floor_app()", env, args.workers, args.threads, "/healthz")
     database = (args.database_url.split("://")[0] + " (--database-url)" if args.database_url
-                else f"SQLite (WAL) at {instance}")
+                else f"SQLite (WAL) synchronous="
+                     f"{(os.environ.get('QUIZAPP_SQLITE_SYNCHRONOUS') or 'FULL').upper()} at "
+                     f"{instance}")
     print(f"gunicorn: {args.workers} workers x {args.threads} threads each; {args.users} users; "
           f"{database}; load average before: {load_average()}")
     phase_specs = {"throughput": (args.duration, 0.0), "paced": (args.paced_duration,

@@ -80,7 +80,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     csrf.init_app(app)
     login_manager.init_app(app)
     with app.app_context():
-        configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"])
+        configure_sqlite(db.engine, app.config["SQLITE_BUSY_TIMEOUT_MS"],
+                         app.config["SQLITE_SYNCHRONOUS"])
 
     register_web(app)
     app.shell_context_processor(lambda: {"db": db, "models": models})

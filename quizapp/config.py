@@ -37,6 +37,14 @@ DB_POOL_TIMEOUT_SECONDS = 10  # waiting for a free pooled connection
 DB_POOL_SIZE, DB_MAX_OVERFLOW = 10, 40
 
 
+# SQLite's synchronous setting (QUIZAPP_SQLITE_SYNCHRONOUS). In WAL mode NORMAL syncs only at
+# checkpoints, so a power cut can lose the last acknowledged commits; FULL syncs the WAL at
+# every commit. Testing, whose databases are thrown away, keeps NORMAL.
+SQLITE_SYNCHRONOUS_CHOICES = ("NORMAL", "FULL", "EXTRA")
+SQLITE_SYNCHRONOUS = "FULL"
+TESTING_SQLITE_SYNCHRONOUS = "NORMAL"
+
+
 class ConfigError(RuntimeError):
     """The environment does not describe a runnable configuration."""
 
@@ -48,6 +56,14 @@ def canonicalize_bool(value: str, name: str) -> bool:
     if lowered in ("0", "false", "no", "off", ""):
         return False
     raise ConfigError(f"{name} must be 1/0, true/false, yes/no or on/off, not {value!r}")
+
+
+def canonicalize_choice(value: str, name: str, choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (upper case), any case given."""
+    upper = value.strip().upper()
+    if upper not in choices:
+        raise ConfigError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return upper
 
 
 def canonicalize_int(value: str, name: str, low: int, high: int) -> int:
@@ -243,6 +259,10 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
         "SQLITE_BUSY_TIMEOUT_MS": canonicalize_int(
             environ.get("QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", "10000"),
             "QUIZAPP_SQLITE_BUSY_TIMEOUT_MS", 0, 600_000),
+        "SQLITE_SYNCHRONOUS": canonicalize_choice(
+            environ.get("QUIZAPP_SQLITE_SYNCHRONOUS")
+            or (TESTING_SQLITE_SYNCHRONOUS if testing else SQLITE_SYNCHRONOUS),
+            "QUIZAPP_SQLITE_SYNCHRONOUS", SQLITE_SYNCHRONOUS_CHOICES),
         # The same folder `content check` reads by default (empty counts as unset there too).
         "CONTENT_PATH": str(configured_content_root(environ)),
         # PostgreSQL only: see compute_engine_options.

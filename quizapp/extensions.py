@@ -18,21 +18,24 @@ db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 # render_as_batch: SQLite cannot ALTER most things in place; batch mode copies the table.
 migrate = Migrate(render_as_batch=True, compare_type=True)
 login_manager = LoginManager()
+SYNCHRONOUS_LEVELS = ("NORMAL", "FULL", "EXTRA")
 csrf = CSRFProtect()
 
 
-def configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
-    """On every new SQLite connection: WAL journal, foreign keys enforced, a busy timeout."""
+def configure_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str = "FULL") -> None:
+    """On every new SQLite connection: WAL journal, foreign keys enforced, a busy timeout, and
+    the commit durability asked for (QUIZAPP_SQLITE_SYNCHRONOUS)."""
     if engine.dialect.name != "sqlite":
         return
 
     @event.listens_for(engine, "connect")
     def set_sqlite_pragmas(dbapi_connection, _record) -> None:  # noqa: ANN001 (DB-API object)
-        apply_sqlite_pragmas(dbapi_connection, engine.url.database or "", busy_timeout_ms)
+        apply_sqlite_pragmas(dbapi_connection, engine.url.database or "", busy_timeout_ms,
+                             synchronous)
 
 
 def apply_sqlite_pragmas(dbapi_connection: sqlite3.Connection, database: str,
-                         busy_timeout_ms: int) -> None:
+                         busy_timeout_ms: int, synchronous: str = "FULL") -> None:
     cursor = dbapi_connection.cursor()
     # WAL lets readers proceed while one writer commits; in-memory databases keep "memory".
     try:
@@ -51,5 +54,9 @@ def apply_sqlite_pragmas(dbapi_connection: sqlite3.Connection, database: str,
             raise
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    # FULL: a commit is on disk (the WAL synced) before it is acknowledged, so a power cut
+    # loses no acknowledged review; NORMAL syncs only at checkpoints.
+    if synchronous not in SYNCHRONOUS_LEVELS:
+        raise ValueError(f"synchronous must be one of {SYNCHRONOUS_LEVELS}, not {synchronous!r}")
+    cursor.execute(f"PRAGMA synchronous={synchronous}")
     cursor.close()

@@ -21,7 +21,8 @@ def clean_env(monkeypatch):
                  "QUIZAPP_DATABASE_URL", "QUIZAPP_HTTPS", "QUIZAPP_INSTANCE_PATH",
                  "QUIZAPP_PASSWORD_HASH", "QUIZAPP_DB_CONNECT_TIMEOUT_SECONDS",
                  "QUIZAPP_DB_STATEMENT_TIMEOUT_MS", "QUIZAPP_DB_POOL_TIMEOUT_SECONDS",
-                 "QUIZAPP_DB_POOL_SIZE", "QUIZAPP_DB_MAX_OVERFLOW", "QUIZAPP_TRUSTED_HOSTS"):
+                 "QUIZAPP_DB_POOL_SIZE", "QUIZAPP_DB_MAX_OVERFLOW", "QUIZAPP_TRUSTED_HOSTS",
+                 "QUIZAPP_SQLITE_SYNCHRONOUS"):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
@@ -226,6 +227,31 @@ def test_sqlite_connections_use_wal_foreign_keys_and_a_busy_timeout(app):
             assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
             assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1
             assert conn.execute(text("PRAGMA busy_timeout")).scalar() == 10_000
+
+
+@pytest.mark.parametrize("environment, variable, level", [
+    ("production", None, 2), ("development", None, 2), ("testing", None, 1),
+    ("production", "normal", 1), ("development", "EXTRA", 3), ("testing", "full", 2)])
+def test_sqlite_commits_are_synced_to_disk_unless_configured_otherwise(
+        clean_env, tmp_path, environment, variable, level):
+    """synchronous=FULL (2) syncs the WAL at every commit: none acknowledged is lost at a power
+    cut. NORMAL (1) only at checkpoints; testing's databases are thrown away."""
+    clean_env.setenv("QUIZAPP_ENV", environment)
+    clean_env.setenv("QUIZAPP_SECRET_KEY", "k" * 40)
+    if variable:
+        clean_env.setenv("QUIZAPP_SQLITE_SYNCHRONOUS", variable)
+    app = create_app({"INSTANCE_PATH": str(tmp_path)})
+    with app.app_context():
+        with db.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA synchronous")).scalar() == level
+        db.engine.dispose()
+
+
+def test_a_synchronous_level_sqlite_would_not_keep_is_refused(clean_env, tmp_path):
+    clean_env.setenv("QUIZAPP_SQLITE_SYNCHRONOUS", "OFF")
+    with pytest.raises(ConfigError, match="QUIZAPP_SQLITE_SYNCHRONOUS must be one of NORMAL, "
+                                          "FULL, EXTRA, not 'OFF'"):
+        create_app({"INSTANCE_PATH": str(tmp_path)})
 
 
 def test_trusted_hosts_refuse_another_host_header_and_keep_the_machines_own(clean_env, tmp_path):
