@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 
+from flask_migrate.cli import db as migrate_commands
+
 from quizapp.cli.content_cmd import content
 from quizapp.cli.content_load_cmd import load
+from quizapp.cli.db_backup_cmd import backup_command, restore_command
 from quizapp.cli.explain_cmd import explain
 from quizapp.cli.failures import run_reporting_failures
 from quizapp.cli.group import QuizappGroup
@@ -19,6 +22,9 @@ cli.add_command(puzzle)
 cli.add_command(content)
 cli.add_command(set_group)
 content.add_command(load)
+# Flask-Migrate's `db` group (upgrade, migrate, ...) gets the two beside its own.
+migrate_commands.add_command(backup_command)
+migrate_commands.add_command(restore_command)
 
 
 def main() -> None:
