@@ -38,8 +38,9 @@ TRIES = 40
 
 
 class NotEnoughItems(ValueError):
-    """The bank cannot fill the set: ``available`` is the most items it can have with these
-    filters and this number of puzzles; ``cards_available`` how many cards match."""
+    """The bank cannot fill the set: ``available`` is the most items it can give with these
+    filters (with the number of puzzles asked for; with none when no puzzle matches);
+    ``cards_available`` how many cards match."""
 
     def __init__(self, message: str, *, available: int, cards_available: int) -> None:
         super().__init__(message)
