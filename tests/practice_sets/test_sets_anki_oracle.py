@@ -70,6 +70,7 @@ def test_the_notes_fields_and_tags_are_in_anki(collection, tmp_path):
     assert "quizapp::Oracle set" in [d.name for d in collection.decks.all_names_and_ids()]
     deck = collection.decks.id_for_name("quizapp::Oracle set")
     assert len(collection.find_cards(f"did:{deck}")) == 10
+    assert collection.decks.get(deck)["desc"] == "Seed 21 · 10 items (5 puzzles)"
 
 
 def test_importing_the_same_package_again_adds_nothing(collection, tmp_path):

@@ -26,7 +26,12 @@ from quizapp.markup.inline_html import (
     render_text_block,
 )
 from quizapp.practice_sets.exports.as_json import compute_parameters
-from quizapp.practice_sets.exports.text import compute_front, compute_set_title, compute_tags
+from quizapp.practice_sets.exports.text import (
+    compute_front,
+    compute_set_title,
+    compute_summary,
+    compute_tags,
+)
 from quizapp.practice_sets.items import CARD, SetItem
 from quizapp.practice_sets.params import SetParams
 
@@ -116,7 +121,8 @@ def export_apkg(params: SetParams, items: Sequence[SetItem], *, now: float,
     it has only from a newer one, so pass the clock, never a constant. ``deck_key`` names the
     set for its deck id (a saved set's slug); by default its seed and parameters."""
     deck = genanki.Deck(compute_deck_id(deck_key or compute_deck_key(params)),
-                        compute_deck_name(params))
+                        compute_deck_name(params),
+                        description=escape(compute_summary(params, items)))
     for item in items:
         deck.add_note(compute_note(item))
     connection = sqlite3.connect(":memory:")

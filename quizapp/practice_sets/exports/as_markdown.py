@@ -9,21 +9,10 @@ from quizapp.practice_sets.exports.text import (
     compute_front,
     compute_label,
     compute_set_title,
+    compute_summary,
 )
-from quizapp.practice_sets.items import PUZZLE, SetItem
+from quizapp.practice_sets.items import SetItem
 from quizapp.practice_sets.params import SetParams
-
-
-def compute_summary(params: SetParams, items: Sequence[SetItem]) -> str:
-    puzzles = sum(item.kind == PUZZLE for item in items)
-    parts = [f"Seed {params.seed}", f"{len(items)} items ({puzzles} puzzles)"]
-    for name, values in (("levels", params.levels), ("concepts", params.concepts),
-                         ("puzzle families", params.families)):
-        if values:
-            parts.append(f"{name}: {', '.join(values)}")
-    if params.time_limit:
-        parts.append(f"time limit: {params.time_limit} minutes")
-    return " · ".join(parts)
 
 
 def heading_text(text: str) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from quizapp.practice_sets.formatting import code_span, fence
-from quizapp.practice_sets.items import CARD, SetItem
+from quizapp.practice_sets.items import CARD, PUZZLE, SetItem
 from quizapp.practice_sets.params import SetParams
 from quizapp.puzzles.rendering import LETTERS
 
@@ -66,3 +68,15 @@ def compute_label(item: SetItem) -> str:
     if item.retired:
         label += " · retired from the bank"
     return label
+
+
+def compute_summary(params: SetParams, items: Sequence[SetItem]) -> str:
+    puzzles = sum(item.kind == PUZZLE for item in items)
+    parts = [f"Seed {params.seed}", f"{len(items)} items ({puzzles} puzzles)"]
+    for name, values in (("levels", params.levels), ("concepts", params.concepts),
+                         ("puzzle families", params.families)):
+        if values:
+            parts.append(f"{name}: {', '.join(values)}")
+    if params.time_limit:
+        parts.append(f"time limit: {params.time_limit} minutes")
+    return " · ".join(parts)
