@@ -230,3 +230,12 @@ def test_the_csv_is_utf8(tmp_path):
     out = tmp_path / "set.csv"
     assert run([*BASE, "--format", "csv", "-o", str(out)]).exit_code == 0
     io.TextIOWrapper(io.BytesIO(out.read_bytes()), encoding="utf-8", errors="strict").read()
+
+
+def test_a_refused_set_leaves_an_existing_file_as_it_was(tmp_path):
+    out = tmp_path / "set.csv"
+    out.write_text("the old set")
+    result = run(["generate", "--count", "5", "--family", "nope", "--format", "csv", "-o",
+                  str(out)])
+    assert one_error_line(result).startswith("Error: --family: unknown puzzle family 'nope'")
+    assert out.read_text() == "the old set" and leftovers(tmp_path) == ["set.csv"]
