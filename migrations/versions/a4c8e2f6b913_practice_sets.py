@@ -26,7 +26,7 @@ def upgrade():
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('slug', sa.String(length=43), nullable=False),
     sa.Column('owner_id', sa.Integer(), nullable=False),
-    sa.Column('title', sa.String(length=120), nullable=False),
+    sa.Column('title', sa.String(length=200), nullable=False),
     sa.Column('parameters', sa.JSON(), nullable=False),
     sa.Column('seed', sa.BigInteger(), nullable=False),
     sa.Column('time_limit_minutes', sa.Integer(), nullable=True),

@@ -3,10 +3,10 @@
 from quizapp.models.account import LoginAttempt, LoginSession, RegistrationAttempt, User
 from quizapp.models.bank import Card, Concept, Item, ItemConcept, Skill
 from quizapp.models.base import Base
-from quizapp.models.practice_sets import PracticeSet, SetAnswer, SetAttempt
+from quizapp.models.practice_sets import PracticeSet, QueuedItem, SetAnswer, SetAttempt
 from quizapp.models.study import ItemSuspension, Review, ReviewState
 
 __all__ = [
-    "Base", "Card", "Concept", "Item", "ItemConcept", "ItemSuspension", "LoginAttempt", "LoginSession", "PracticeSet", "RegistrationAttempt", "Review",
+    "Base", "Card", "Concept", "Item", "ItemConcept", "ItemSuspension", "LoginAttempt", "LoginSession", "PracticeSet", "QueuedItem", "RegistrationAttempt", "Review",
     "ReviewState", "SetAnswer", "SetAttempt", "Skill", "User",
 ]

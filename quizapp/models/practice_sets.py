@@ -11,7 +11,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from quizapp.extensions import db
 
 SLUG_MAX = 43  # secrets.token_urlsafe(32) at most; sets get token_urlsafe(16), 128 bits
-SET_TITLE_MAX = 120
+SET_TITLE_MAX = 200  # quizapp.practice_sets.TITLE_MAX
 
 
 class PracticeSet(db.Model):
@@ -73,3 +73,22 @@ class SetAnswer(db.Model):
     answer: Mapped[str] = mapped_column(Text)
     correct: Mapped[bool]
     answered_at: Mapped[datetime]
+
+
+class QueuedItem(db.Model):
+    """An item a user asked to study next ("Add to my reviews" on a set): while it is new to
+    them, the study queue brings it in before its turn (and whatever its level), in the order
+    asked. An item already studied keeps its schedule; the row then has no effect."""
+
+    __tablename__ = "queued_item"
+    __table_args__ = (
+        # The user's queued items in the order asked: the queue's first new item.
+        Index("ix_queued_item_user_id_queued_at_position", "user_id", "queued_at", "position"),
+    )
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("user.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("item.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    queued_at: Mapped[datetime]
+    position: Mapped[int]  # its place in the set it came from

@@ -15,6 +15,7 @@ from quizapp.web.http.session_cookie import register_session_cookie
 from quizapp.web.rendering import assets
 from quizapp.web.rendering.filters import register_filters
 from quizapp.web.rendering.fragments import init_fragments
+from quizapp.web.sets import routes as sets
 from quizapp.web.study import history_puzzle, suspend
 from quizapp.web.study import routes as study
 
@@ -31,6 +32,6 @@ def register_web(app: Flask) -> None:
     init_fragments(app)
     for blueprint in (
         auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
-        settings.bp, data.bp, health.bp, assets.bp,
+        settings.bp, data.bp, health.bp, assets.bp, sets.bp,
     ):
         app.register_blueprint(blueprint)

@@ -25,7 +25,7 @@ from quizapp.extensions import db
 
 APP_TABLES = {"user", "login_attempt", "login_session", "registration_attempt", "item", "card",
               "skill", "item_concept", "concept", "review_state", "review", "item_suspension",
-              "practice_set", "set_attempt", "set_answer"}
+              "practice_set", "set_attempt", "set_answer", "queued_item"}
 
 
 @pytest.fixture

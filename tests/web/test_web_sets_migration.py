@@ -14,8 +14,8 @@ from webtest_support import MIGRATIONS
 from quizapp import create_app
 from quizapp.extensions import db
 
-BEFORE, REVISION = "e7a1c4b9d302", "a4c8e2f6b913"
-NEW_TABLES = {"practice_set", "set_attempt", "set_answer"}
+BEFORE = "e7a1c4b9d302"  # the revision before practice sets (a4c8e2f6b913, c6e1a8d4f2b7)
+NEW_TABLES = {"practice_set", "set_attempt", "set_answer", "queued_item"}
 
 
 @pytest.fixture
@@ -38,15 +38,17 @@ def test_sets_arrive_beside_the_data_from_before_and_go_again(empty_app):
         inserted, counter = {}, [0]
         for _ in range(2):  # two users, each with a review and a review state
             insert_sample_rows(conn, inserted, counter)
-    upgrade(directory=MIGRATIONS, revision=REVISION)
+    upgrade(directory=MIGRATIONS)
     assert schema_differences() == []
     at = datetime(2025, 3, 3, 9, tzinfo=UTC)
     owner, other = (row["id"] for row in inserted["user"])
     metadata = sa.MetaData()
     with db.engine.begin() as conn:
         metadata.reflect(bind=conn)
-        sets, attempts, answers = (metadata.tables[name] for name in
-                                   ("practice_set", "set_attempt", "set_answer"))
+        sets, attempts, answers, queued = (metadata.tables[name] for name in (
+            "practice_set", "set_attempt", "set_answer", "queued_item"))
+        conn.execute(queued.insert().values(user_id=owner, item_id=inserted["item"][0]["id"],
+                                            queued_at=at, position=0))
         set_id = conn.execute(sets.insert().values(
             slug="s" * 22, owner_id=owner, title="Strides", seed=2**62,
             parameters={"count": 2, "levels": ["junior"]}, time_limit_minutes=10,
@@ -75,7 +77,7 @@ def test_sets_arrive_beside_the_data_from_before_and_go_again(empty_app):
     with db.engine.begin() as conn:  # the owner leaves: the set, its attempts and answers go
         conn.execute(sa.text('DELETE FROM "user" WHERE id = :id'), {"id": owner})
         assert (count(conn, "practice_set"), count(conn, "set_attempt"),
-                count(conn, "set_answer")) == (0, 0, 0)
+                count(conn, "set_answer"), count(conn, "queued_item")) == (0, 0, 0, 0)
         assert count(conn, "review") == 1
     downgrade(directory=MIGRATIONS, revision=BEFORE)
     assert not NEW_TABLES & set(sa.inspect(db.engine).get_table_names())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import and_, bindparam, exists, func, literal, select
 
-from quizapp.models import Item, Review, ReviewState
+from quizapp.models import Item, QueuedItem, Review, ReviewState
 from quizapp.services.store.study_items import (
     ITEM,
     ITEM_COLUMNS,
@@ -36,6 +36,10 @@ _NEW_FROM_ORDER = (select(func.min(_LEVELS_ITEM.c.new_order))
                           _LEVELS_ITEM.c.level.in_(bindparam("new_levels", expanding=True)))
                    .scalar_subquery())
 _NEW_LEVEL = _ITEM.c.new_order >= _NEW_FROM_ORDER
+# Items the user asked to study next ("Add to my reviews" on a practice set): while new to
+# them, they come before every other new item, in the order asked, whatever their level.
+_QUEUED = QueuedItem.__table__
+_QUEUED_NEW = (_QUEUED.c.user_id == _USER, OFFERED, ~_SEEN, _NOT_SUSPENDED)
 
 
 def _count_reviews_today(flag=None):
@@ -87,6 +91,15 @@ _LATEST_FROM = (select(literal(1).label("one")).subquery("one_row")
                                              _LATEST_OUT.c.item_id == _LATEST.c.item_id)))
 
 
+def _count_queued_below(new_level):
+    """The queued new items the level bound leaves out (they are offered all the same); 0
+    without a bound, where every queued item is counted among the new ones already."""
+    if new_level is None:
+        return literal(0)
+    return (select(func.count()).select_from(_QUEUED.join(_ITEM, _ITEM.c.id == _QUEUED.c.item_id))
+            .where(*_QUEUED_NEW, ~new_level).scalar_subquery())
+
+
 def _build_counts(new_level):
     """The study counts with ``new_level`` bounding the new items (None: every level, counted
     from the (retired, kind, key) index alone, without reading an item row)."""
@@ -101,15 +114,16 @@ def _build_counts(new_level):
         # New = active items minus the active items this user has a state for: two index counts,
         # instead of probing the user's states once per item in the bank; and minus the unrated
         # ones the user suspended (read from their suspensions); of the levels new items come
-        # from for this user, when those are not every level.
-        (select(func.count()).select_from(_ITEM).where(OFFERED, *bound).scalar_subquery()
+        # from for this user, when those are not every level (plus the items the user queued
+        # from below those levels).
+        ((select(func.count()).select_from(_ITEM).where(OFFERED, *bound).scalar_subquery()
          - select(func.count()).select_from(ReviewState)
          .join(_ITEM, ReviewState.item_id == _ITEM.c.id)
          .where(ReviewState.user_id == _USER, OFFERED, *bound).scalar_subquery()
          - select(func.count())
          .select_from(SUSPENSION.join(_ITEM, SUSPENSION.c.item_id == _ITEM.c.id))
          .where(SUSPENSION.c.user_id == _USER, OFFERED, *bound, ~_SEEN).scalar_subquery())
-        .label("new"),
+         + _count_queued_below(new_level)).label("new"),
         _LATEST.c.id.label("last_review_id"), _LATEST.c.item_id.label("last_review_item_id"),
         _LATEST.c.rating.label("last_review_rating"),
         _LATEST.c.reviewed_at.label("last_review_at"),
@@ -133,9 +147,15 @@ FIRST_DUE = (select(*ITEM_COLUMNS, *STATE_COLUMNS)
 FIRST_DUE_LEARNING = FIRST_DUE.where(STATE.c.learning.is_(True))
 # The first new item is found on the item table alone, then read with its card or skill row:
 # sorting the card-joined rows would read every unseen card's text to keep one.
-_FIRST_NEW_ID = (select(_ITEM.c.id).where(OFFERED, _NEW_LEVEL, ~_SEEN, _NOT_SUSPENDED)
-                 .order_by(_ITEM.c.new_order, _ITEM.c.id).limit(1)
-                 .correlate(None).scalar_subquery())
+_FIRST_QUEUED_ID = (select(_ITEM.c.id)
+                    .select_from(_QUEUED.join(_ITEM, _ITEM.c.id == _QUEUED.c.item_id))
+                    .where(*_QUEUED_NEW)
+                    .order_by(_QUEUED.c.queued_at, _QUEUED.c.position).limit(1)
+                    .correlate(None).scalar_subquery())
+_FIRST_NEW_ID = func.coalesce(
+    _FIRST_QUEUED_ID,
+    select(_ITEM.c.id).where(OFFERED, _NEW_LEVEL, ~_SEEN, _NOT_SUSPENDED)
+    .order_by(_ITEM.c.new_order, _ITEM.c.id).limit(1).correlate(None).scalar_subquery())
 FIRST_NEW = select(*ITEM_COLUMNS).select_from(ITEM_JOIN).where(ITEM.c.id == _FIRST_NEW_ID)
 NEXT_DUE = (select(func.min(ReviewState.due)).join(_ITEM, ReviewState.item_id == _ITEM.c.id)
             .where(ReviewState.user_id == _USER, OFFERED, _NOT_SUSPENDED))

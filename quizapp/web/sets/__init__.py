@@ -1,0 +1,1 @@
+"""Practice sets area: make, save, share, take, score and print generated sets."""
