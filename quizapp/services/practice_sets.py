@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
@@ -28,6 +28,7 @@ from quizapp.practice_sets import (
     plan,
     rebuild_items,
 )
+from quizapp.practice_sets.exports import FORMATS, export_set
 from quizapp.puzzles.parsing import ParseError
 from quizapp.puzzles.picking import MAX_PICKS, compose_answer, compute_pick_options
 from quizapp.services.errors import Conflict, NotFound, ServiceError
@@ -308,6 +309,29 @@ def list_user_attempts(session: Session, user_id: int | None,
     return [AttemptSummary(attempt.id, slug, title, len(keys), attempt.started_at,
                            attempt.finished_at, attempt.score, count)
             for attempt, slug, title, keys, count in session.execute(query)]
+
+
+@dataclass(frozen=True)
+class Download:
+    """A set exported for download: its bytes, media type and file name."""
+
+    data: bytes
+    media_type: str
+    filename: str
+
+
+def export_saved_set(session: Session, saved: SavedSet, format_name: str,
+                     now: datetime) -> Download:
+    """The saved set in one of the export formats (NotFound for another), under its current
+    title; the Anki deck is named by the set's slug, so it stays one deck across renames."""
+    format_ = FORMATS.get(format_name)
+    if format_ is None:
+        raise NotFound("There is no such download: the formats are JSON, CSV, Markdown and "
+                       "Anki (.apkg).")
+    items = resolve_items(session, saved.refs)
+    params = replace(saved.params, title=saved.title)
+    data = export_set(format_.name, params, items, now=now.timestamp(), deck_key=saved.slug)
+    return Download(data, format_.media_type, f"{saved.slug}.{format_.extension}")
 
 
 # --- attempts ----------------------------------------------------------------------------

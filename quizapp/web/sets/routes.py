@@ -5,7 +5,17 @@ from __future__ import annotations
 import secrets
 from random import SystemRandom
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_login import current_user, login_required
 
 from quizapp.extensions import db
@@ -264,6 +274,16 @@ def finish(slug: str, attempt_id: int):
     found = load_attempt(slug, attempt_id)
     sets.finish_attempt(db.session, found, current_time())
     return redirect(url_for("sets.attempt", slug=slug, attempt_id=attempt_id), 303)
+
+
+@bp.route("/sets/<slug>/download.<format_name>")
+def download(slug: str, format_name: str):
+    """The set as JSON, CSV, Markdown or an Anki package, for anyone with its link."""
+    saved = sets.load_set(db.session, slug)
+    file = sets.export_saved_set(db.session, saved, format_name, current_time())
+    response = Response(file.data, mimetype=file.media_type)
+    response.headers["Content-Disposition"] = f'attachment; filename="{file.filename}"'
+    return response
 
 
 @bp.route("/sets/<slug>/reviews", methods=["POST"])

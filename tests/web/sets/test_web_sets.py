@@ -3,7 +3,10 @@ score, print; bad input, CSRF and who may see or change what, on both databases.
 
 from __future__ import annotations
 
+import io
+import json
 import re
+import zipfile
 
 import pytest
 from sets_support import SLUG_RE, right_answer, shown_item, wrong_answer
@@ -12,6 +15,7 @@ from webtest_support import csrf_token, login, logout, register
 
 from quizapp.extensions import db
 from quizapp.models import PracticeSet, SetAnswer, SetAttempt
+from quizapp.services.bank_import import import_cards
 
 # Two junior cards and two fresh-strides puzzles (tuple answers), five minutes.
 PARAMS = {"levels": "junior", "families": "fresh_strides", "count": "4", "puzzles": "2",
@@ -143,6 +147,8 @@ def test_a_saved_set_has_a_permanent_unguessable_address_anyone_can_open(app, cl
     assert page.status_code == 200
     assert "Junior strides" in page.text and page.text.count('class="set-item"') == 4
     assert "Rename" in page.text and "Delete this set" in page.text
+    for format_ in ("json", "csv", "md", "apkg"):
+        assert f"/sets/{slug}/download.{format_}" in page.text
     # The items are the preview's, frozen.
     previewed = re.findall(r'<h3 class="set-item-title">(.*?)</h3>', preview(client).text)
     assert re.findall(r'<h3 class="set-item-title">(.*?)</h3>', page.text) == previewed
@@ -165,7 +171,7 @@ def test_unknown_slugs_are_404_on_every_route(client, skill_bank):
     register(client, "owner")
     token = csrf_token(client.get("/sets").text)
     for path in ("/sets/nosuchsetatall00000000", "/sets/x/print", "/sets/x/take",
-                 "/sets/x/attempts/1", "/sets/" + "y" * 300):
+                 "/sets/x/attempts/1", "/sets/x/download.json", "/sets/" + "y" * 300):
         assert client.get(path).status_code == 404, path
     for path in ("/sets/x/rename", "/sets/x/delete", "/sets/x/take", "/sets/x/attempts/1/answer",
                  "/sets/x/attempts/1/finish", "/sets/x/reviews"):
@@ -358,3 +364,48 @@ def test_the_print_view_has_the_questions_then_the_answer_key_and_no_navigation(
     assert "sets_print.css" in page.text
     css = client.get("/static/sets_print.css").text
     assert ".sheet-key { break-before: page;" in css
+
+
+def test_every_download_is_the_saved_set_under_its_current_title(app, client, skill_bank):
+    register(client, "owner")
+    slug = save(client)
+    page = client.get(f"/sets/{slug}")
+    client.post(f"/sets/{slug}/rename", data={"csrf_token": csrf_token(page.text),
+                                              "title": "Renamed set"})
+    logout(client)  # a link is enough to download
+    shown = re.findall(r'data-item-key="([^"]+)"', client.get(f"/sets/{slug}/print").text)
+    downloads = {}
+    for format_, media in (("json", "application/json"), ("csv", "text/csv"),
+                           ("md", "text/markdown"), ("apkg", "application/apkg")):
+        response = client.get(f"/sets/{slug}/download.{format_}")
+        assert response.status_code == 200, format_
+        assert response.mimetype == media
+        assert response.headers["Content-Disposition"] == (
+            f'attachment; filename="{slug}.{format_}"')
+        downloads[format_] = response.data
+    document = json.loads(downloads["json"])
+    assert document["seed"] == 77 and document["parameters"]["title"] == "Renamed set"
+    assert [item["key"] for item in document["items"]] == shown
+    assert downloads["csv"].decode().startswith("#separator:Comma")
+    assert "Renamed set" in downloads["md"].decode()
+    with zipfile.ZipFile(io.BytesIO(downloads["apkg"])) as package:
+        assert any(name.startswith("collection.anki") for name in package.namelist())
+    assert client.get(f"/sets/{slug}/download.pdf").status_code == 404
+    assert client.get(f"/sets/{slug}/download.").status_code == 404
+
+
+def test_a_saved_set_keeps_its_items_when_the_bank_changes_and_labels_a_retired_card(
+        app, client, clock, skill_bank):
+    register(client, "owner")
+    slug = save(client)
+    before = client.get(f"/sets/{slug}").text
+    titles = re.findall(r'<h3 class="set-item-title">(.*?)</h3>', before)
+    keys = re.findall(r'data-item-key="([^"]+)"', client.get(f"/sets/{slug}/print").text)
+    card_key = next(key for key in keys if "/" not in key)
+    with app.app_context():
+        import_cards(db.session, [card for card in skill_bank if card.id != card_key],
+                     clock.advance(days=1))
+    after = client.get(f"/sets/{slug}").text
+    assert re.findall(r'<h3 class="set-item-title">(.*?)</h3>', after) == titles
+    assert after.count('<span class="badge retired">retired</span>') == 1
+    assert "retired from the bank" in client.get(f"/sets/{slug}/print").text
