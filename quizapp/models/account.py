@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask_login import UserMixin
 from sqlalchemy import ForeignKey, Index, String, true
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -17,7 +16,7 @@ TIME_ZONE_MAX = 64  # quizapp.srs.zones.ZONE_NAME_MAX
 NONCE_HASH_MAX = 64  # hex SHA-256 of a login's nonce
 
 
-class User(UserMixin, db.Model):
+class User(db.Model):
     """A person who studies; also holds their study settings."""
 
     __tablename__ = "user"

@@ -9,6 +9,7 @@ from typing import Any
 
 from quizapp.puzzles.drafts import ANSWER_KINDS, FeedbackTable
 from quizapp.puzzles.parsing import ParseError, parse_response
+from quizapp.puzzles.puzzle import Puzzle, read_field
 from quizapp.puzzles.registry import FAMILIES, feedback_table
 from quizapp.puzzles.rendering import LETTERS
 
@@ -16,19 +17,20 @@ CORRECT = "Correct."
 FALLBACK = "Not quite: read why below."
 
 
-def check(puzzle: Mapping[str, Any], response: str) -> dict[str, Any]:
-    """``{"correct", "normalized", "feedback", "error"}`` for ``response`` to ``puzzle``.
+def check(puzzle: Puzzle | Mapping[str, Any], response: str) -> dict[str, Any]:
+    """``{"correct", "normalized", "feedback", "error"}`` for ``response`` to ``puzzle`` (a
+    Puzzle, or generate()'s dict or a JSON copy of it).
 
     A response that cannot be read gets ``error`` (what form is expected) and is not judged.
     """
-    kind = validate_puzzle(puzzle)
+    kind = puzzle.answer_kind if isinstance(puzzle, Puzzle) else validate_puzzle(puzzle)
     if not isinstance(response, str):
         return _unreadable("The answer must be text.")
     try:
-        value = parse_response(kind, response, puzzle.get("choices"))
+        value = parse_response(kind, response, read_field(puzzle, "choices"))
     except ParseError as exc:
         return _unreadable(str(exc))
-    correct = value == puzzle["answer"]
+    correct = value == read_field(puzzle, "answer")
     feedback = CORRECT if correct else describe_wrong(puzzle, value)
     return {"correct": correct, "normalized": value, "feedback": feedback, "error": None}
 
@@ -58,11 +60,12 @@ def known_table(puzzle: Mapping[str, Any]) -> FeedbackTable | None:
     return table if answer_json == json.dumps(puzzle["answer"]) else None
 
 
-def describe_wrong(puzzle: Mapping[str, Any], value: Any) -> str:
-    table = known_table(puzzle)
-    kind = puzzle["answer_kind"]
+def describe_wrong(puzzle: Puzzle | Mapping[str, Any], value: Any) -> str:
+    # A Puzzle carries its mistakes; a dict's are rebuilt from its id.
+    table = puzzle.mistakes if isinstance(puzzle, Puzzle) else known_table(puzzle)
+    kind, answer = read_field(puzzle, "answer_kind"), read_field(puzzle, "answer")
     if kind == "choices":
-        return describe_selection(value, puzzle["answer"], table)
+        return describe_selection(value, answer, table)
     if table is not None:
         if kind == "choice" and table.notes:
             return table.notes[LETTERS.index(value)]
@@ -70,11 +73,11 @@ def describe_wrong(puzzle: Mapping[str, Any], value: Any) -> str:
             if mistake.value == value:
                 return mistake.feedback
     if kind == "tuple":
-        spec = FAMILIES.get(puzzle.get("family", ""))
-        return describe_tuple(value, puzzle["answer"], spec.noun if spec else "entries") or FALLBACK
+        spec = FAMILIES.get(read_field(puzzle, "family") or "")
+        return describe_tuple(value, answer, spec.noun if spec else "entries") or FALLBACK
     if kind == "text":
-        return describe_nested(value, puzzle["answer"])
-    if kind == "int" and abs(value - puzzle["answer"]) == 1:
+        return describe_nested(value, answer)
+    if kind == "int" and abs(value - answer) == 1:
         return "Off by one: count again where the first element sits (positions start at 0)."
     return FALLBACK
 

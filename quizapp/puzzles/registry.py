@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import json
 from functools import lru_cache
 from typing import Any
@@ -20,6 +19,7 @@ from quizapp.puzzles import (
     families_windows,
 )
 from quizapp.puzzles.drafts import LEVELS, Draft, Family, FeedbackTable, assemble
+from quizapp.puzzles.puzzle import Puzzle
 from quizapp.puzzles.rng import PuzzleRng
 
 MAX_SEED = 2**63 - 1
@@ -75,17 +75,23 @@ def build_draft(spec: Family, level: str, seed: int) -> Draft:
 
 def build(family: object, level: object, seed: object) -> tuple[dict[str, Any], FeedbackTable]:
     """The puzzle (a copy the caller may change) and its known mistakes."""
+    puzzle = deal(family, level, seed)
+    return puzzle.as_dict(), puzzle.mistakes
+
+
+def deal(family: object, level: object, seed: object) -> Puzzle:
+    """The Puzzle ``family/level/seed`` (ValueError for a request no family answers): the one
+    copy showing it, judging an answer and rating it share. Read-only."""
     validate_request(family, level, seed)
-    puzzle, table = _assembled(family, level, seed)
-    return copy.deepcopy(puzzle), table
+    return _assembled(family, level, seed)
 
 
 @lru_cache(maxsize=1024)
-def _assembled(family: str, level: str, seed: int) -> tuple[dict[str, Any], FeedbackTable]:
+def _assembled(family: str, level: str, seed: int) -> Puzzle:
     """Built once per validated id: showing a puzzle and then checking an answer to it (which
-    needs the mistakes table) share one build instead of building it twice. Read-only."""
-    spec = validate_request(family, level, seed)
-    return assemble(spec.id, level, seed, build_draft(spec, level, seed))
+    needs the mistakes table) share one build instead of building it twice."""
+    spec = FAMILIES[family]
+    return Puzzle.from_dict(*assemble(spec.id, level, seed, build_draft(spec, level, seed)))
 
 
 def clear_build_cache() -> None:
@@ -95,11 +101,10 @@ def clear_build_cache() -> None:
 
 def generate(family: str, level: str, seed: int) -> dict[str, Any]:
     """The puzzle ``family/level/seed``: JSON-serialisable, the same on every machine."""
-    return build(family, level, seed)[0]
+    return deal(family, level, seed).as_dict()
 
 
 def feedback_table(family: str, level: str, seed: int) -> tuple[str, FeedbackTable]:
     """The known mistakes of a puzzle, from its id, with its answer as JSON."""
-    validate_request(family, level, seed)
-    puzzle, table = _assembled(family, level, seed)
-    return json.dumps(puzzle["answer"]), table
+    puzzle = deal(family, level, seed)
+    return json.dumps(puzzle.answer), puzzle.mistakes

@@ -10,7 +10,6 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from flask_login import UserMixin
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -141,7 +140,7 @@ def authenticate(
 
 
 @dataclass(frozen=True)
-class SignedInUser(UserMixin):
+class SignedInUser:
     """The signed-in account as every request reads it: a plain row, not an ORM entity.
 
     Flask-Login loads the user on every request, and building an ORM ``User`` costs more than
@@ -164,9 +163,11 @@ class SignedInUser(UserMixin):
     login_id: int
     nonce: str = field(repr=False)
 
-    def get_id(self) -> str:
-        """Flask-Login identity "<id>.<session_version>.<login_id>.<nonce>": it stops working
-        when the login is ended (logout, password change) or the session version is bumped."""
+    @property
+    def identity(self) -> str:
+        """The login's identity "<id>.<session_version>.<login_id>.<nonce>" (what the web layer
+        gives Flask-Login): it stops working when the login is ended (logout, password change)
+        or the session version is bumped (load_user_for_session)."""
         return f"{self.id}.{self.session_version}.{self.login_id}.{self.nonce}"
 
 
@@ -198,7 +199,7 @@ LOAD_SIGNED_IN_USER = select(
 
 def load_user_for_session(session: Session, identity: str, *,
                           not_before: datetime | None = None) -> SignedInUser | None:
-    """Flask-Login identity -> the user, or None when malformed, ended, stale or (with
+    """A login's identity (SignedInUser.identity) -> the user, or None when malformed, ended, stale or (with
     ``not_before``) started before that moment: a copied remember cookie carries no expiry of
     its own, so a login past its lifetime is refused here, not only pruned at the next login."""
     match = IDENTITY_PATTERN.fullmatch(identity) if len(identity) <= IDENTITY_MAX else None

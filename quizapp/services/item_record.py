@@ -9,9 +9,10 @@ from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 
 from quizapp import srs
-from quizapp.models import Review, ReviewState, User
+from quizapp.models import Review, ReviewState
 from quizapp.services import suspensions
 from quizapp.services.reviews import load_state
+from quizapp.services.users import StudyUser
 
 # The newest reviews listed; the figures count every review. Anki's card info lists them all,
 # but a card rated daily for years would make a page of a thousand rows.
@@ -42,7 +43,7 @@ class ItemRecord:
         return self.total - len(self.reviews)
 
 
-def compute_item_record(session: Session, user: User, item_id: int,
+def compute_item_record(session: Session, user: StudyUser, item_id: int,
                         state: ReviewState | None, now: datetime) -> ItemRecord | None:
     """The user's record with the item at ``now`` (``state``: their state row of it, as
     reviews.load_state reads it), or None if they have never rated it (or undid every rating).
@@ -80,7 +81,7 @@ class ItemStanding:
 VISITOR = ItemStanding(None, False, None)  # no account: nothing to stand on
 
 
-def load_standing(session: Session, user: User, item_id: int, now: datetime) -> ItemStanding:
+def load_standing(session: Session, user: StudyUser, item_id: int, now: datetime) -> ItemStanding:
     """The user's state of the item, whether they suspended it, and their record with it."""
     state = load_state(session, user, item_id)
     return ItemStanding(state, suspensions.is_suspended(session, user.id, item_id),

@@ -7,8 +7,14 @@ from datetime import datetime
 from typing import Any
 
 from quizapp import puzzles
-from quizapp.models import Item
+from quizapp.models import Card, Item, User
 from quizapp.services.bank_import import compute_skill_rows
+
+# Rows the use cases hand to the pages as they are: a card's page renders its Card, and a login
+# is made for the account (a User) that registering or authenticating returned. The web layer
+# names them from here; it does not import quizapp.models.
+BankCard = Card
+Account = User
 
 # The keys of the puzzle skills this code can generate, as the bank import writes them. The
 # database can hold others: in a rolling deploy the new code's `content load` adds its new

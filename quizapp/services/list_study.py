@@ -8,7 +8,6 @@ from datetime import datetime
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from quizapp.models import User
 from quizapp.services.question_browser import (
     CardFilters,
     compute_card_conditions,
@@ -26,6 +25,7 @@ from quizapp.services.store.study_items import (
     select_suspended,
 )
 from quizapp.services.study_queue import LEARN_AHEAD, QueueView, compute_status
+from quizapp.services.users import StudyUser
 
 # The list's studied cards, for when the next one falls due: an alias, so the Yours filter's own
 # subquery on review_state is not correlated with it (notes/s12/lists.md #1).
@@ -56,7 +56,7 @@ def compute_learning_by_condition(user_id: int, until: datetime):
                                            STATE.c.due <= until).exists()
 
 
-def compute_list_study(session: Session, user: User, now: datetime,
+def compute_list_study(session: Session, user: StudyUser, now: datetime,
                        filters: CardFilters) -> ListStudy:
     """The first card of the list ``filters`` selects, in the list's order, that is new or due
     for ``user``, with the status bar's view; ServiceError on filters the list would refuse.

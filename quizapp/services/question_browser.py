@@ -9,7 +9,7 @@ from sqlalchemy import case, func, or_, select
 from sqlalchemy.orm import Session, load_only, selectinload
 
 from quizapp import srs
-from quizapp.models import Card, Concept, ItemConcept, Review, User
+from quizapp.models import Card, Concept, ItemConcept, Review
 from quizapp.services.bank_import import FREQUENCY_ORDER, IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.paging import check_page_number, count_pages
@@ -22,6 +22,7 @@ from quizapp.services.store.card_search import (
 )
 from quizapp.services.store.search_text import compute_search_terms
 from quizapp.services.store.study_items import CARD, ITEM, STATE, SUSPENSION, select_suspended
+from quizapp.services.users import StudyUser
 
 _REVIEW = Review.__table__
 PER_PAGE = 25
@@ -99,7 +100,7 @@ class Viewer:
     day_start: datetime  # the start of their study day ("not studied before today")
 
 
-def compute_viewer(user: User, now: datetime) -> Viewer:
+def compute_viewer(user: StudyUser, now: datetime) -> Viewer:
     day_start, _ = srs.compute_study_day(now, srs.compute_user_zone(user))
     return Viewer(user.id, now, day_start)
 

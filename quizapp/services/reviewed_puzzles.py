@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from quizapp import puzzles
-from quizapp.models import Review, Skill, User
+from quizapp.models import Review, Skill
 from quizapp.services.errors import NotFound, ServiceError
-from quizapp.services.skill_reviews import compute_puzzle, validate_seed
+from quizapp.services.skill_reviews import validate_seed
+from quizapp.services.users import StudyUser
 
 NOT_A_PUZZLE = ("That review is not a puzzle in your history: it was undone, it was a question "
                 "card, or it was never yours.")
@@ -26,13 +27,13 @@ class ReviewedPuzzle:
 
     review: Review
     skill: Skill
-    puzzle: dict | None
+    puzzle: puzzles.Puzzle | None
     normalized: object  # the logged answer as the checker reads it (a letter, a tuple...)
     same_verdict: bool
     feedback: str = ""  # what the checker says of a wrong answer ("two strides swapped", ...)
 
 
-def load_reviewed_puzzle(session: Session, user: User, review_id: int) -> ReviewedPuzzle:
+def load_reviewed_puzzle(session: Session, user: StudyUser, review_id: int) -> ReviewedPuzzle:
     """The user's puzzle review ``review_id``; NotFound for anything else, another user's alike."""
     review = session.get(Review, review_id)
     if (review is None or review.user_id != user.id or review.puzzle_seed is None
@@ -40,7 +41,7 @@ def load_reviewed_puzzle(session: Session, user: User, review_id: int) -> Review
         raise NotFound(NOT_A_PUZZLE)
     skill = review.item
     try:
-        puzzle = compute_puzzle(skill.family, skill.level, validate_seed(review.puzzle_seed))
+        puzzle = puzzles.deal(skill.family, skill.level, validate_seed(review.puzzle_seed))
     except (ValueError, ServiceError):
         return ReviewedPuzzle(review, skill, None, None, False)
     verdict = puzzles.check(puzzle, review.answer or "")

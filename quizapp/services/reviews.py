@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from quizapp import srs
 from quizapp.models import Item, Review, ReviewState, User
-from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS
+from quizapp.puzzles import MAX_RESPONSE_CHARS
 from quizapp.services.errors import Conflict, NotFound
 from quizapp.services.items import ItemState, StudyItem
 from quizapp.services.paging import check_page_number, count_pages
@@ -23,6 +23,7 @@ from quizapp.services.store.rating_writes import (
     serialize_writes,
 )
 from quizapp.services.store.study_items import load_item_and_state
+from quizapp.services.users import StudyUser
 
 ANSWER_MAX = MAX_RESPONSE_CHARS  # the longest answer the puzzle checker reads
 DURATION_MAX_MS = 60 * 60 * 1000
@@ -43,7 +44,7 @@ LOAD_STATE = select(ReviewState).where(ReviewState.user_id == bindparam("user_id
                                        ReviewState.item_id == bindparam("item_id"))
 
 
-def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
+def compute_interval_labels(state: ItemState | ReviewState | None, user: StudyUser,
                             now: datetime) -> dict[int, str]:
     """The label on each rating button: when the item would be due again if rated so now."""
     current = state.state if state is not None else srs.new_state(now)
@@ -53,12 +54,12 @@ def compute_interval_labels(state: ItemState | ReviewState | None, user: User,
     return {rating: srs.format_interval(delta) for rating, delta in intervals.items()}
 
 
-def load_state(session: Session, user: User, item_id: int) -> ReviewState | None:
+def load_state(session: Session, user: StudyUser, item_id: int) -> ReviewState | None:
     return session.scalar(LOAD_STATE, {"user_id": user.id, "item_id": item_id})
 
 
 def record_review(
-    session: Session, user: User, item_id: int, rating: int, now: datetime, *,
+    session: Session, user: StudyUser, item_id: int, rating: int, now: datetime, *,
     seen_version: int, duration_ms: int | None = None, answer: str | None = None,
     correct: bool | None = None, puzzle_seed: int | None = None,
 ) -> Rated:
@@ -75,7 +76,7 @@ def record_review(
 
 
 def apply_rating(
-    session: Session, user: User, item: StudyItem, state: ItemState | None, rating: int,
+    session: Session, user: StudyUser, item: StudyItem, state: ItemState | None, rating: int,
     now: datetime, *, seen_version: int, duration_ms: int | None = None,
     answer: str | None = None, correct: bool | None = None, puzzle_seed: int | None = None,
     seen_undos: int | None = None,
@@ -121,7 +122,7 @@ def apply_rating(
     return Rated(review_id, item.title, result.due)
 
 
-def load_own_review(session: Session, user: User, review_id: int) -> Review:
+def load_own_review(session: Session, user: StudyUser, review_id: int) -> Review:
     """The user's review, or NotFound: another user's review id looks exactly like a missing one."""
     review = session.get(Review, review_id)
     if review is None or review.user_id != user.id:
@@ -130,7 +131,7 @@ def load_own_review(session: Session, user: User, review_id: int) -> Review:
     return review
 
 
-def undo_review(session: Session, user: User, review_id: int, now: datetime) -> Item:
+def undo_review(session: Session, user: StudyUser, review_id: int, now: datetime) -> Item:
     """Put the item back exactly as it was before the review and delete the review.
 
     Only the most recent review of the current study day can be undone (``now`` decides the
@@ -200,7 +201,7 @@ class HistoryPage:
         return (self.page - 1) * HISTORY_PER_PAGE + len(self.reviews)
 
 
-def list_history(session: Session, user: User, page: int = 1) -> HistoryPage:
+def list_history(session: Session, user: StudyUser, page: int = 1) -> HistoryPage:
     """The user's reviews on ``page`` (1 = the newest), or ServiceError for a page number out of
     range. A page past the end shows the last page, as the question browser does."""
     check_page_number(page)

@@ -13,6 +13,7 @@ from quizapp.content import LEVELS
 from quizapp.models import ReviewState, User
 from quizapp.services.errors import ServiceError
 from quizapp.services.store.study_items import ITEM, OFFERED, select_suspended
+from quizapp.services.users import StudyUser
 
 RETENTION_RANGE = srs.DESIRED_RETENTION_RANGE  # what the scheduler itself accepts
 NEW_PER_DAY_RANGE = (0, 999)
@@ -67,19 +68,19 @@ def validate_time_zone(name: str) -> None:
         raise ServiceError(UNKNOWN_ZONE_MESSAGE)
 
 
-def compute_new_levels(user) -> list[str]:
+def compute_new_levels(user: StudyUser) -> list[str]:
     """The levels whose new items the queue introduces for ``user``: theirs and those above."""
     start = NEW_FROM_LEVELS.index(user.new_from_level) if (
         user.new_from_level in NEW_FROM_LEVELS) else 0
     return list(NEW_FROM_LEVELS[start:])
 
 
-def takes_every_level(user) -> bool:
+def takes_every_level(user: StudyUser) -> bool:
     """Whether the queue introduces new items of every level for ``user`` (the default)."""
     return len(compute_new_levels(user)) == len(NEW_FROM_LEVELS)
 
 
-def read_settings(user: User) -> StudySettings:
+def read_settings(user: StudyUser) -> StudySettings:
     return StudySettings(
         user.desired_retention, user.new_per_day, user.reviews_per_day,
         user.maximum_interval_days, user.new_from_level, user.time_zone,

@@ -8,11 +8,11 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
+from quizapp import puzzles
 from quizapp.content.limits import KEY_MAX
 from quizapp.models import ItemSuspension, ReviewState, Skill
 from quizapp.services.errors import NotFound
 from quizapp.services.items import is_offered
-from quizapp.services.skill_reviews import compute_puzzle
 
 # The seed of the example on a skill's page: every visitor sees the same one, and a review deals
 # its own from a seed of its own (web.http.runtime.new_puzzle_seed), so this one gives nothing away.
@@ -70,6 +70,6 @@ def load_skill(session: Session, key: str) -> Skill:
     return skill
 
 
-def deal_example(skill: Skill) -> dict:
+def deal_example(skill: Skill) -> puzzles.Puzzle:
     """The puzzle the skill's page shows as an example (for a skill the queue offers)."""
-    return compute_puzzle(skill.family, skill.level, EXAMPLE_SEED)
+    return puzzles.deal(skill.family, skill.level, EXAMPLE_SEED)

@@ -5,28 +5,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 
 from sqlalchemy.orm import Session
 
 from quizapp import puzzles, srs
-from quizapp.models import User
-from quizapp.puzzles.parsing import ParseError
-from quizapp.puzzles.picking import PICKABLE_KINDS, compose_answer
-from quizapp.puzzles.registry import MAX_SEED
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.items import ItemState, StudyItem
 from quizapp.services.reviews import Rated, apply_rating
 from quizapp.services.store.study_items import load_item_and_state
+from quizapp.services.users import StudyUser
 
-SEED_LIMIT = MAX_SEED + 1
+SEED_LIMIT = puzzles.MAX_SEED + 1
 
 
 @dataclass(frozen=True)
 class CheckedAnswer:
     """A judged puzzle answer; ``error`` set means it could not be read (and is not judged)."""
 
-    puzzle: dict
+    puzzle: puzzles.Puzzle
     answer: str
     correct: bool
     feedback: str
@@ -47,34 +43,26 @@ def validate_skill(item: StudyItem) -> StudyItem:
     return item
 
 
-def load_skill_and_state(session: Session, user: User,
+def load_skill_and_state(session: Session, user: StudyUser,
                          item_id: int) -> tuple[StudyItem, ItemState | None]:
     """A skill still in the bank (NotFound otherwise) and the user's state for it."""
     skill, state = load_item_and_state(session, user.id, item_id)
     return validate_skill(skill), state
 
 
-@lru_cache(maxsize=1024)
-def compute_puzzle(family: str, level: str, seed: int) -> dict:
-    """puzzles.generate is deterministic, so showing, judging and rating share one result.
-
-    Callers must treat the returned dict as read-only.
-    """
-    return puzzles.generate(family, level, seed)
-
-
-def generate_skill_puzzle(skill: StudyItem, seed: int) -> dict:
+def generate_skill_puzzle(skill: StudyItem, seed: int) -> puzzles.Puzzle:
     """The puzzle a skill shows for ``seed`` (deterministic: the check regenerates it)."""
     validate_skill(skill)
     try:
-        return compute_puzzle(skill.family, skill.level, validate_seed(seed))
+        # puzzles.deal builds each puzzle once: showing, judging and rating share it.
+        return puzzles.deal(skill.family, skill.level, validate_seed(seed))
     except ValueError as exc:
         raise ServiceError(f"That puzzle cannot be made any more: {exc}") from None
 
 
 # Answers a guess can get right (those picked among a few values): a quick right one says
 # little about recall.
-GUESSABLE_KINDS = PICKABLE_KINDS
+GUESSABLE_KINDS = puzzles.PICKABLE_KINDS
 
 
 def check_skill_answer(
@@ -87,8 +75,8 @@ def check_skill_answer(
     ``answer`` by puzzles.picking.compose_answer."""
     puzzle = generate_skill_puzzle(skill, seed)
     try:
-        answer = compose_answer(puzzle, answer, picks)
-    except ParseError as exc:
+        answer = puzzles.compose_answer(puzzle, answer, picks)
+    except puzzles.ParseError as exc:
         return CheckedAnswer(puzzle, answer, False, "", str(exc), None)
     verdict = puzzles.check(puzzle, answer)
     if verdict.get("error"):
@@ -98,13 +86,13 @@ def check_skill_answer(
     in_review = state is not None and not state.learning
     suggested = srs.suggest_rating(
         correct, seconds=seconds, hints_used=hints_used,
-        can_be_easy=in_review and puzzle["answer_kind"] not in GUESSABLE_KINDS)
+        can_be_easy=in_review and puzzle.answer_kind not in GUESSABLE_KINDS)
     return CheckedAnswer(puzzle, answer, correct, verdict.get("feedback") or "", None, suggested,
                          verdict.get("normalized"))
 
 
 def record_skill_review(
-    session: Session, user: User, item_id: int, seed: int, answer: str, rating: int,
+    session: Session, user: StudyUser, item_id: int, seed: int, answer: str, rating: int,
     now: datetime, *, seen_version: int, duration_ms: int | None, hints_used: int = 0,
     seen_undos: int | None = None,
 ) -> Rated:

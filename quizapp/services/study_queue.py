@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from quizapp import srs
-from quizapp.models import User
 from quizapp.services.items import ItemState, StudyItem
 from quizapp.services.settings import compute_new_levels, takes_every_level
 from quizapp.services.store.queue_statements import (
@@ -28,6 +27,7 @@ from quizapp.services.store.study_items import (
     load_skill_by_key_and_state,
 )
 from quizapp.services.suspensions import is_suspended
+from quizapp.services.users import StudyUser
 
 # When nothing is due, an item whose learning step ends within this span is shown early
 # (Anki's "learn ahead"), so a session does not stall on a one-minute step.
@@ -97,7 +97,7 @@ class QueueCounts:
     closed_review_at: datetime | None = None  # as QueueView's
 
 
-def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
+def count_queue(session: Session, user: StudyUser, now: datetime) -> QueueCounts:
     """Today's done counts, what is waiting and the latest review, in one round trip."""
     start, next_day = srs.compute_study_day(now, srs.compute_user_zone(user))
     # Core statements go to the session's connection (same transaction): the ORM layer of
@@ -122,20 +122,20 @@ def count_queue(session: Session, user: User, now: datetime) -> QueueCounts:
                        closed)
 
 
-def select_first_due(session: Session, user: User, until: datetime, *,
+def select_first_due(session: Session, user: StudyUser, until: datetime, *,
                      learning_only: bool = False) -> list[tuple[StudyItem, ItemState]]:
     statement = FIRST_DUE_LEARNING if learning_only else FIRST_DUE
     rows = session.connection().execute(statement, {"user_id": user.id, "until": until})
     return [(compute_study_item(row), compute_item_state(row)) for row in rows]
 
 
-def select_first_new(session: Session, user: User) -> list[StudyItem]:
+def select_first_new(session: Session, user: StudyUser) -> list[StudyItem]:
     rows = session.connection().execute(FIRST_NEW, {"user_id": user.id,
                                                      "new_levels": compute_new_levels(user)})
     return [compute_study_item(row) for row in rows]
 
 
-def compute_next_due(session: Session, user: User, *,
+def compute_next_due(session: Session, user: StudyUser, *,
                      learning_only: bool = False) -> datetime | None:
     statement = NEXT_DUE_LEARNING if learning_only else NEXT_DUE
     return session.connection().execute(statement, {"user_id": user.id}).scalar()
@@ -149,13 +149,13 @@ def compute_due_shown(counts: QueueCounts, reviews_left: int) -> tuple[int, int]
     return shown, counts.due - shown
 
 
-def compute_left_today(user: User, today: TodayCounts) -> tuple[int, int]:
+def compute_left_today(user: StudyUser, today: TodayCounts) -> tuple[int, int]:
     """(reviews, new items) the user's daily limits still allow today."""
     return (srs.compute_remaining(user.reviews_per_day, today.reviews_done),
             srs.compute_remaining(user.new_per_day, today.new_done))
 
 
-def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
+def compute_queue(session: Session, user: StudyUser, now: datetime) -> QueueView:
     """The next item to show: srs.plan_session over due learning steps, due reviews and new
     items, under the user's daily limits."""
     counts = count_queue(session, user, now)
@@ -194,7 +194,7 @@ def compute_queue(session: Session, user: User, now: datetime) -> QueueView:
                    next_due=next_due, next_due_held=next_due_held)
 
 
-def compute_status(session: Session, user: User, now: datetime,
+def compute_status(session: Session, user: StudyUser, now: datetime,
                    item_id: int | None = None) -> QueueView:
     """The status bar's part of the queue (counts, the rating Undo takes back) for pages that
     show their own item (a puzzle's result), and whether the user suspended that item."""
@@ -203,7 +203,7 @@ def compute_status(session: Session, user: User, now: datetime,
     return replace(view, suspended=suspended) if suspended else view
 
 
-def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
+def compute_status_view(counts: QueueCounts, user: StudyUser) -> QueueView:
     """The QueueView of ``counts`` with no item chosen: what today's limits let through and
     hold back, when the next study day starts, the rating Undo takes back."""
     reviews_left, new_left = compute_left_today(user, counts.today)
@@ -215,7 +215,7 @@ def compute_status_view(counts: QueueCounts, user: User) -> QueueView:
                      learning_later=counts.learning_later)
 
 
-def compute_chosen_card(session: Session, user: User, now: datetime, key: str, *,
+def compute_chosen_card(session: Session, user: StudyUser, now: datetime, key: str, *,
                         kind: str = "card") -> QueueView:
     """The status bar's view with the card (or, with ``kind="skill"``, the puzzle skill) ``key``
     as its item, shown ahead of the queue ("Study it now", even if suspended); NotFound if
@@ -225,7 +225,7 @@ def compute_chosen_card(session: Session, user: User, now: datetime, key: str, *
     return replace(compute_status(session, user, now, item.id), item=item, state=state)
 
 
-def compute_item_view(session: Session, user: User, now: datetime, item_id: int) -> QueueView:
+def compute_item_view(session: Session, user: StudyUser, now: datetime, item_id: int) -> QueueView:
     """The status bar's view with the item ``item_id`` as its item, whether or not the queue
     would show it now (a puzzle dealt out of turn whose typed answer is shown again with an
     error); NotFound if the queue no longer offers it."""

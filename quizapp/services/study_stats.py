@@ -9,9 +9,10 @@ from sqlalchemy import case, exists, func, literal, select
 from sqlalchemy.orm import Session
 
 from quizapp import srs
-from quizapp.models import Review, User
+from quizapp.models import Review
 from quizapp.services.settings import compute_new_levels, takes_every_level
 from quizapp.services.store.study_items import ITEM, OFFERED, STATE, SUSPENSION, select_suspended
+from quizapp.services.users import StudyUser
 
 FORECAST_DAYS = 7  # today (overdue items included) and the six study days after it
 RECENT_DAYS = 14  # today and the thirteen study days before it
@@ -63,7 +64,7 @@ def compute_day_starts(now: datetime, zone: tzinfo, before: int, after: int) -> 
     return starts
 
 
-def _count_stages(session: Session, user: User) -> tuple[int, int, int, int]:
+def _count_stages(session: Session, user: StudyUser) -> tuple[int, int, int, int]:
     """(new, learning, review, suspended) among the items the study pages offer (OFFERED):
     each item in one of them, a suspended one only in the last."""
     # On the tables, not the Item entity: it would join card and skill to every item, and
@@ -80,7 +81,7 @@ def _count_stages(session: Session, user: User) -> tuple[int, int, int, int]:
     return total - seen - suspended, learning, seen - learning, suspended
 
 
-def _count_new_from_levels(session: Session, user: User, new: int) -> int:
+def _count_new_from_levels(session: Session, user: StudyUser, new: int) -> int:
     """Of the ``new`` items, those of the levels whose new items the queue introduces: all of
     them when that is every level, as by default (no statement then)."""
     if takes_every_level(user):
@@ -108,7 +109,7 @@ def _count_by_day(session: Session, moment, weight, where: list,
     return [totals[index] for index in range(len(starts) - 1)]
 
 
-def compute_study_stats(session: Session, user: User, now: datetime) -> StudyStats:
+def compute_study_stats(session: Session, user: StudyUser, now: datetime) -> StudyStats:
     """Progress of ``user`` at ``now``, its days counted in the user's time zone."""
     zone = srs.compute_user_zone(user)
     starts = compute_day_starts(now, zone, RECENT_DAYS - 1, FORECAST_DAYS)

@@ -9,7 +9,6 @@ from sqlalchemy import bindparam, delete, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from quizapp.models import User
 from quizapp.services.errors import NotFound
 from quizapp.services.items import StudyItem
 from quizapp.services.store.rating_writes import serialize_writes
@@ -24,6 +23,7 @@ from quizapp.services.store.study_items import (
     load_item_and_state,
     select_suspended,
 )
+from quizapp.services.users import StudyUser
 
 NO_SUCH_ITEM = ("There is no question or puzzle with that id to suspend or resume: it may have "
                 "left the bank. Nothing was changed.")
@@ -52,7 +52,7 @@ class SuspendedItem:
     due: datetime | None
 
 
-def load_offered_item(session: Session, user: User, item_id: int) -> StudyItem:
+def load_offered_item(session: Session, user: StudyUser, item_id: int) -> StudyItem:
     """An item the study pages offer; NotFound (in words) for an unknown id, a retired item or
     a puzzle skill this code cannot generate."""
     try:
@@ -67,7 +67,7 @@ def is_suspended(session: Session, user_id: int, item_id: int) -> bool:
         IS_SUSPENDED, {"user_id": user_id, "item_id": item_id}).scalar())
 
 
-def suspend_item(session: Session, user: User, item_id: int, now: datetime) -> Change:
+def suspend_item(session: Session, user: StudyUser, item_id: int, now: datetime) -> Change:
     """Take the item out of the user's reviews; its state and reviews are left as they are.
     Suspending it again changes nothing (Change.changed False)."""
     item = load_offered_item(session, user, item_id)
@@ -88,7 +88,7 @@ def suspend_item(session: Session, user: User, item_id: int, now: datetime) -> C
     return Change(item, True)
 
 
-def resume_item(session: Session, user: User, item_id: int) -> Change:
+def resume_item(session: Session, user: StudyUser, item_id: int) -> Change:
     """Put a suspended item back where its schedule has it (an overdue one is simply due).
     Resuming an item that is not suspended changes nothing (Change.changed False)."""
     item = load_offered_item(session, user, item_id)
@@ -99,7 +99,7 @@ def resume_item(session: Session, user: User, item_id: int) -> Change:
     return Change(item, removed == 1)
 
 
-def list_suspended(session: Session, user: User) -> list[SuspendedItem]:
+def list_suspended(session: Session, user: StudyUser) -> list[SuspendedItem]:
     """The user's suspended items still on offer, the latest suspended first."""
     rows = session.connection().execute(
         select(*ITEM_COLUMNS, SUSPENSION.c.suspended_at, STATE.c.due.label("state_due"))

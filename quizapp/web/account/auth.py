@@ -21,6 +21,8 @@ from quizapp.services import accounts
 from quizapp.services.errors import InvalidCredentials, LoginThrottled, ServiceError
 from quizapp.web.account.forms import LoginForm, RegisterForm, read_browser_zone
 from quizapp.web.account.logins import (
+    CurrentUser,
+    as_current_user,
     compute_retry_headers,
     current_login_limits,
     current_registration_limit,
@@ -41,9 +43,10 @@ def init_login_manager(_app: Flask) -> None:
     login_manager.session_protection = "basic"
 
     @login_manager.user_loader
-    def load_user(identity: str) -> accounts.SignedInUser | None:
-        return accounts.load_user_for_session(
+    def load_user(identity: str) -> CurrentUser | None:
+        user = accounts.load_user_for_session(
             db.session, identity, not_before=current_time() - login_lifetime())
+        return as_current_user(user) if user is not None else None
 
     login_manager.unauthorized_handler(ask_to_log_in)
 

@@ -4,19 +4,20 @@ login and registration limits from the configuration, starting a fresh session."
 from __future__ import annotations
 
 import secrets
+from dataclasses import fields
 from datetime import timedelta
 from math import ceil
 
 from flask import current_app, request, session
-from flask_login import login_user
+from flask_login import UserMixin, login_user
 from flask_login.config import COOKIE_DURATION, COOKIE_NAME
 from itsdangerous import BadData, URLSafeTimedSerializer
 from werkzeug.wrappers import Response
 
 from quizapp.extensions import db
-from quizapp.models import User
 from quizapp.services import accounts
 from quizapp.services.errors import LoginThrottled
+from quizapp.services.items import Account
 from quizapp.services.login_limits import LoginLimits
 from quizapp.services.registration_limits import RegistrationLimit
 from quizapp.web.http.runtime import current_time
@@ -69,7 +70,7 @@ def read_device() -> accounts.DeviceCookie | None:
     return accounts.DeviceCookie(username, version, nonce, user_id)
 
 
-def set_device_cookie(response: Response, user: User) -> Response:
+def set_device_cookie(response: Response, user: Account) -> Response:
     """After a successful login (or password change): this client knows the password."""
     value = _device_serializer().dumps(
         [user.username, user.session_version, secrets.token_urlsafe(16), user.id])
@@ -102,16 +103,29 @@ def has_remember_cookie() -> bool:
     return bool(request.cookies.get(name))
 
 
+class CurrentUser(accounts.SignedInUser, UserMixin):
+    """The signed-in user as Flask-Login holds it (``current_user``): the services' plain row,
+    with UserMixin's flags and the login's identity as Flask-Login's id."""
+
+    def get_id(self) -> str:
+        return self.identity
+
+
+def as_current_user(user: accounts.SignedInUser) -> CurrentUser:
+    """The services' SignedInUser, as Flask-Login's user."""
+    return CurrentUser(**{field.name: getattr(user, field.name) for field in fields(user)})
+
+
 def start_new_session(signed_in: accounts.SignedInUser, *, remember: bool = False) -> None:
     """Log in on a fresh session: nothing from before the login (such as a CSRF token someone
     planted in the visitor's cookie) stays valid after it. The ``next`` target lives in the
     query string, not the session, so nothing needs to be carried over. ``signed_in`` names
     a login recorded by accounts.start_login (or change_password)."""
     session.clear()
-    login_user(signed_in, remember=remember)
+    login_user(as_current_user(signed_in), remember=remember)
 
 
-def sign_in(user: User, *, remember: bool = False) -> None:
+def sign_in(user: Account, *, remember: bool = False) -> None:
     """Record a new login of ``user`` and log this client in with it."""
     start_new_session(accounts.start_login(db.session, user, now=current_time(),
                                            lifetime=login_lifetime()), remember=remember)

@@ -10,7 +10,7 @@ from flask_login import current_user
 
 from quizapp import srs
 from quizapp.markup.markdown import render_markdown, render_markdown_inline, render_python
-from quizapp.puzzles.rendering import fmt_answer
+from quizapp.puzzles import fmt_answer
 from quizapp.services.settings import NEW_FROM_LEVEL_SCOPES
 from quizapp.services.study_queue import LastReview
 from quizapp.web.http.runtime import current_time

@@ -6,9 +6,8 @@ from flask import Flask, current_app
 from markupsafe import Markup
 
 from quizapp.extensions import db
-from quizapp.models import Card
 from quizapp.services import question_browser
-from quizapp.services.items import StudyItem
+from quizapp.services.items import BankCard, StudyItem
 
 CARD_ANSWER_TEMPLATE = "study/_card_answer.html"
 EXTENSION_KEY = "quizapp.card_answers"
@@ -21,7 +20,7 @@ def init_fragments(app: Flask) -> None:
     app.add_template_global(render_card_answer, "card_answer")
 
 
-def render_card_answer(card: Card | StudyItem, *, linkable: bool = False) -> Markup:
+def render_card_answer(card: BankCard | StudyItem, *, linkable: bool = False) -> Markup:
     """The answer sections of ``card`` (Markdown, highlighted code, output, follow-ups), with
     ids on its parts when ``linkable`` (the question page: links to a part).
 
@@ -51,5 +50,7 @@ def render_card_answer(card: Card | StudyItem, *, linkable: bool = False) -> Mar
     return html
 
 
-def load_full_card(card: Card | StudyItem) -> Card:
-    return card if isinstance(card, Card) else question_browser.load_card(db.session, card.key)
+def load_full_card(card: BankCard | StudyItem) -> BankCard:
+    if isinstance(card, StudyItem):
+        return question_browser.load_card(db.session, card.key)
+    return card

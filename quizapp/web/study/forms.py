@@ -15,7 +15,7 @@ from wtforms.validators import (
     StopValidation,
 )
 
-from quizapp.puzzles.picking import MAX_PICKS
+from quizapp.puzzles import MAX_PICKS
 from quizapp.services.reviews import ANSWER_MAX
 from quizapp.web.http.fields import ID_MAX, TOKEN_MAX, NumberField
 from quizapp.web.navigation.lists import LIST_QUERY_MAX

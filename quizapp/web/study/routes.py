@@ -8,7 +8,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 
 from quizapp.extensions import db
-from quizapp.puzzles.picking import compute_pick_options
+from quizapp.puzzles import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
 from quizapp.services.errors import Conflict, NotFound, ServiceError
 from quizapp.services.items import is_offered
@@ -101,7 +101,7 @@ def render_queue_page(*, status: int = 200, shown: ShownItem | None = None,
         answer_error = PICK_FIRST
     context["answer_error"] = answer_error
     context["answer_max"] = ANSWER_MAX
-    context["answer_hint"] = ANSWER_HINTS.get(puzzle.get("answer_kind"), "")
+    context["answer_hint"] = ANSWER_HINTS.get(puzzle.answer_kind, "")
     return render_template("study/puzzle.html", skill=item, **context), status
 
 

@@ -8,8 +8,8 @@ from datetime import datetime
 from itsdangerous import BadSignature, URLSafeSerializer
 
 from quizapp import srs
-from quizapp.models import User
 from quizapp.services.errors import ServiceError
+from quizapp.services.users import StudyUser
 from quizapp.web.http.signing import current_serializer
 
 SALT = "quizapp.study-page"
@@ -26,13 +26,13 @@ class ShownItem:
     shown_at_ms: int  # server time the page was rendered, for the review's duration
     undo_count: int = 0  # the user's undos when it was shown (the seed depends on them)
 
-    def predates_undo(self, user: User) -> bool:
+    def predates_undo(self, user: StudyUser) -> bool:
         """A puzzle shown before an undo of its item's first rating, which set the version
         back and dealt a fresh puzzle (srs.predates_undo)."""
         return self.seed is not None and srs.predates_undo(
             self.undo_count, self.item_id, user.undo_count, user.last_undo_item_id)
 
-    def is_current(self, version: int, user: User) -> bool:
+    def is_current(self, version: int, user: StudyUser) -> bool:
         """Whether this page still shows the item as it is: the same state version and, for a
         puzzle, no undo since that took it back."""
         return self.version == version and not self.predates_undo(user)

@@ -145,8 +145,8 @@ def test_easy_is_suggested_only_in_review_and_for_answers_no_guess_gives():
              "bool": skill("contiguous_after", "junior")}
     for kind, item in kinds.items():
         puzzle = skill_reviews.generate_skill_puzzle(item, 5)
-        assert puzzle["answer_kind"] == kind
-        right = format_answer(puzzle["answer"], puzzle["answer_kind"])
+        assert puzzle.answer_kind == kind
+        right = format_answer(puzzle.answer, puzzle.answer_kind)
         typed = kind not in ("choice", "choices", "bool")
         for item_state, expected in ((None, srs.GOOD), (state(True), srs.GOOD),
                                      (state(False), srs.EASY if typed else srs.GOOD)):
