@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from quizapp import puzzles
-from quizapp.models import Card, Concept, PracticeSet, SetAnswer, SetAttempt, User
+from quizapp.models import Card, Concept, PracticeSet, SetAnswer, SetAttempt
 from quizapp.practice_sets import (
     CARD,
     Bank,
@@ -29,10 +29,8 @@ from quizapp.practice_sets import (
     rebuild_items,
 )
 from quizapp.practice_sets.exports import FORMATS, export_set
-from quizapp.puzzles.parsing import ParseError
-from quizapp.puzzles.picking import MAX_PICKS, compose_answer, compute_pick_options
 from quizapp.services.errors import Conflict, NotFound, ServiceError
-from quizapp.services.skill_reviews import compute_puzzle
+from quizapp.services.users import StudyUser
 
 NO_SUCH_SET = ("There is no practice set at this address: check the link, or it may have "
                "been deleted by its owner.")
@@ -42,7 +40,7 @@ GRADES = {KNEW: "Knew it", DIDNT: "Didn't know it"}
 ALREADY_ANSWERED = "That item was answered already (a second click, or another tab); the first answer stands."
 TIME_UP = "Time was up before that answer arrived, so it was not counted."
 FINISHED = "This attempt is finished; start a new one to answer again."
-PICKS_MAX = MAX_PICKS  # options a puzzle's answer may tick
+PICKS_MAX = puzzles.MAX_PICKS  # options a puzzle's answer may tick
 # A visitor's session keeps the ids of this many of their latest attempts.
 VISITOR_ATTEMPTS_KEPT = 20
 
@@ -222,7 +220,7 @@ def to_saved(row: PracticeSet) -> SavedSet:
                     tuple(ItemRef(kind, key) for kind, key in row.item_keys), row.created_at)
 
 
-def create_set(session: Session, owner: User, params: SetParams, now: datetime,
+def create_set(session: Session, owner: StudyUser, params: SetParams, now: datetime,
                new_slug: Callable[[], str]) -> SavedSet:
     """Save a set: its items are drawn now and frozen. ``new_slug`` gives a random address
     (drawn again in the unlikely case it is taken)."""
@@ -253,7 +251,7 @@ def load_set(session: Session, slug: str) -> SavedSet:
     return to_saved(row)
 
 
-def _load_owned_row(session: Session, user: User, slug: str) -> PracticeSet:
+def _load_owned_row(session: Session, user: StudyUser, slug: str) -> PracticeSet:
     """The owner's set row; NotFound for a set that is someone else's, as for none at all."""
     row = None
     if 0 < len(slug) <= 43:
@@ -264,7 +262,7 @@ def _load_owned_row(session: Session, user: User, slug: str) -> PracticeSet:
     return row
 
 
-def rename_set(session: Session, user: User, slug: str, title: str) -> SavedSet:
+def rename_set(session: Session, user: StudyUser, slug: str, title: str) -> SavedSet:
     try:
         cleaned = canonicalize_title(title)
     except SetParamsError as exc:
@@ -277,7 +275,7 @@ def rename_set(session: Session, user: User, slug: str, title: str) -> SavedSet:
     return to_saved(row)
 
 
-def delete_set(session: Session, user: User, slug: str) -> str:
+def delete_set(session: Session, user: StudyUser, slug: str) -> str:
     """Delete the owner's set with every attempt at it; its title."""
     row = _load_owned_row(session, user, slug)
     title = row.title
@@ -286,7 +284,7 @@ def delete_set(session: Session, user: User, slug: str) -> str:
     return title
 
 
-def list_user_sets(session: Session, user: User) -> list[SavedSet]:
+def list_user_sets(session: Session, user: StudyUser) -> list[SavedSet]:
     rows = session.scalars(select(PracticeSet).where(PracticeSet.owner_id == user.id)
                            .order_by(PracticeSet.created_at.desc(), PracticeSet.id.desc()))
     return [to_saved(row) for row in rows]
@@ -363,12 +361,12 @@ def load_attempt(session: Session, saved: SavedSet, attempt_id: int, user_id: in
                                                        a.answered_at) for a in answers})
 
 
-def compute_puzzle_view(item: SetItem) -> tuple[dict, list]:
+def compute_puzzle_view(item: SetItem) -> tuple[puzzles.Puzzle, list]:
     """A set's puzzle as its take page asks it: the puzzle and its options to pick (the
     study pages' pickers: radio buttons, check boxes or yes/no)."""
     key = parse_puzzle_key(item.key)
-    puzzle = compute_puzzle(key.family, key.level, key.seed)
-    return puzzle, compute_pick_options(puzzle)
+    puzzle = puzzles.deal(key.family, key.level, key.seed)
+    return puzzle, puzzles.compute_pick_options(puzzle)
 
 
 def judge_answer(item: SetItem, text: str, picks: Sequence[str], grade: str | None
@@ -380,10 +378,10 @@ def judge_answer(item: SetItem, text: str, picks: Sequence[str], grade: str | No
             raise ServiceError("Say whether you knew it: pick “Knew it” or “Didn't know it”.")
         return grade, grade == KNEW
     key = parse_puzzle_key(item.key)
-    puzzle = compute_puzzle(key.family, key.level, key.seed)
+    puzzle = puzzles.deal(key.family, key.level, key.seed)
     try:
-        answer = compose_answer(puzzle, text, picks)
-    except ParseError as exc:
+        answer = puzzles.compose_answer(puzzle, text, picks)
+    except puzzles.ParseError as exc:
         raise ServiceError(str(exc)) from None
     if not answer.strip():
         raise ServiceError("Type an answer first (or pick an option).")

@@ -8,10 +8,11 @@ from datetime import datetime
 from sqlalchemy import select, tuple_
 from sqlalchemy.orm import Session
 
-from quizapp.models import Item, ItemSuspension, QueuedItem, ReviewState, User
+from quizapp.models import Item, ItemSuspension, QueuedItem, ReviewState
 from quizapp.practice_sets import CARD, parse_puzzle_key
 from quizapp.services.items import is_offered
 from quizapp.services.practice_sets import SavedSet
+from quizapp.services.users import StudyUser
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ def compute_item_keys(saved: SavedSet) -> list[tuple[str, str]]:
     return keys
 
 
-def add_set_to_reviews(session: Session, user: User, saved: SavedSet,
+def add_set_to_reviews(session: Session, user: StudyUser, saved: SavedSet,
                        now: datetime) -> AddedToReviews:
     """Queue the set's cards and skills the user has not studied yet as their next new
     items, in the set's order; those already studied keep their schedule."""
