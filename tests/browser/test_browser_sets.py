@@ -15,7 +15,7 @@ from webtest_support import register_in_browser
 pytestmark = pytest.mark.browser
 
 
-def make_set(page, base: str) -> str:
+def make_set(page, base: str, time_limit: str = "") -> str:
     """Fill /sets/new (junior, fresh strides, 4 items of which 2 puzzles), preview, save;
     the set's address."""
     page.goto(f"{base}/sets/new")
@@ -24,6 +24,7 @@ def make_set(page, base: str) -> str:
     page.fill("#count", "4")
     page.fill("#puzzles", "2")
     page.fill("#title", "Strides warm-up")
+    page.fill("#time_limit", time_limit)
     with page.expect_navigation():
         page.click("button:text('Preview')")
     assert "4 items: 2 questions and 2 puzzles" in page.inner_text(".set-preview")
@@ -37,11 +38,15 @@ def make_set(page, base: str) -> str:
 def test_make_a_set_take_it_and_read_the_result(page, live_server):
     base = live_server["url"]
     register_in_browser(page, base, "setter")
-    set_url = make_set(page, base)
+    set_url = make_set(page, base, time_limit="10")
     with page.expect_navigation():
         page.click("a:text('Take this set')")
     with page.expect_navigation():
-        page.click("button:text('Start')")
+        page.click("button:text('Start the clock')")
+    # The server wrote the minutes left and the deadline; the script counts down by seconds.
+    assert "Answer by" in page.inner_text(".set-clock")
+    page.wait_for_function(
+        "/^(9|10):[0-5][0-9]$/.test(document.querySelector('[data-time-left]').textContent)")
     puzzles_seen = []
     for _ in range(4):
         article = page.locator("article[data-item-kind]")
@@ -65,7 +70,6 @@ def test_make_a_set_take_it_and_read_the_result(page, live_server):
     (_, wrong), (_, right) = puzzles_seen
     assert page.locator(f".verdict-answers code:text-is('{wrong}')").count() == 1
     assert page.locator(f".verdict-answers code:text-is('{right}')").count() == 2
-    page.screenshot(path="/tmp/sets-result.png", full_page=True)
     assert page.locator("a:text('Walk this chain in the explorer')").count() == 2
     with page.expect_navigation():
         page.locator("a:text('Walk this chain in the explorer')").first.click()
