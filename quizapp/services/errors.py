@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+# What a puzzle page rated or undone since it was shown is told (by the rating's write
+# transaction, and by the study page before it): the page shows the next item instead.
+OUTDATED_PUZZLE = ("That puzzle's page is out of date: it was rated or undone since, so here is "
+                   "what comes next.")
+
 
 class ServiceError(Exception):
     """A request the use case refuses; ``message`` is shown to the person as is."""

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from quizapp import srs
 from quizapp.models import Review, ReviewState, User
-from quizapp.services.errors import Conflict
+from quizapp.services.errors import OUTDATED_PUZZLE, Conflict
 
 _SQLITE_WRITE_LOCK = threading.Lock()
 # A second click sends the same rating, but another tab may have rated the item otherwise:
@@ -26,8 +26,6 @@ STALE_MESSAGE = (
     "another tab), and what was saved then stands. Undo takes back your latest rating if you "
     "want to change it."
 )
-OUTDATED_PUZZLE = ("That puzzle's page is out of date: it was rated or undone since, so here is "
-                   "what comes next.")
 
 
 class Scheduling(NamedTuple):

@@ -10,9 +10,8 @@ from flask_login import current_user, login_required
 from quizapp.extensions import db
 from quizapp.puzzles import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
-from quizapp.services.errors import Conflict, NotFound, ServiceError
+from quizapp.services.errors import OUTDATED_PUZZLE, Conflict, NotFound, ServiceError
 from quizapp.services.items import is_offered
-from quizapp.services.store.rating_writes import OUTDATED_PUZZLE
 from quizapp.services.study_queue import (
     QueueView,
     compute_item_view,
