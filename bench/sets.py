@@ -1,7 +1,7 @@
 """A 100-item practice set (half puzzles): generated, then exported in every format.
 
 Each phase is printed in milliseconds and as a multiple of the baseline measured in the same
-run: generating the set's 50 puzzles alone (``quizapp.puzzles.generate`` on their keys). The
+run: generating the set's 50 puzzles alone (``quizapp.puzzles.deal`` on their keys). The
 puzzles' build cache and the Markdown renderers' caches are emptied before every timed pass,
 so each pass is a cold export, as the first download of a set is. The last line is the whole
 set (generation and all four formats) against the target of one second. Wall time and CPU time
@@ -30,7 +30,7 @@ from quizapp.practice_sets import (
     parse_puzzle_key,
 )
 from quizapp.practice_sets.exports import export_apkg, export_csv, export_json, export_markdown
-from quizapp.puzzles import generate as generate_puzzle
+from quizapp.puzzles import deal
 
 CONTENT = Path(__file__).resolve().parents[1] / "content"
 TARGET_SECONDS = 1.0
@@ -71,7 +71,7 @@ def main() -> None:
     def puzzles_alone() -> None:
         clear_caches()
         for key in keys:
-            generate_puzzle(key.family, key.level, key.seed)
+            deal(key.family, key.level, key.seed)
 
     def generation() -> None:
         clear_caches()

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import string
+
+# A puzzle's options are lettered as its pages show them (puzzles.compute_pick_options).
+CHOICE_LETTERS = string.ascii_uppercase
+
 
 def code_span(text: str) -> str:
     """``text`` as a Markdown code span, whatever backticks it holds."""

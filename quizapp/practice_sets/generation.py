@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from quizapp.practice_sets.bank import Bank, BankCard
-from quizapp.practice_sets.formatting import code_span
+from quizapp.practice_sets.formatting import CHOICE_LETTERS, code_span
 from quizapp.practice_sets.items import (
     CARD,
     PUZZLE,
@@ -25,9 +25,7 @@ from quizapp.practice_sets.items import (
     validate_ref,
 )
 from quizapp.practice_sets.params import SetParams, validate_params
-from quizapp.puzzles import LEVELS, families
-from quizapp.puzzles import generate as generate_puzzle
-from quizapp.puzzles.rendering import LETTERS, fmt_answer
+from quizapp.puzzles import LEVELS, Puzzle, deal, families, fmt_answer
 
 # A family with few variants may deal the same puzzle under two seeds; a set draws again
 # (this many times at most) rather than ask the same thing twice.
@@ -170,10 +168,10 @@ def _draw_one(seed: int, i: int, turn: int, skill: Skill, wanted: set[str],
         digest = _rank(seed, "puzzle", str(i), str(turn), str(attempt))
         key = PuzzleKey(skill.family, skill.level,
                         int.from_bytes(digest[:8], "big") & PUZZLE_SEED_MAX)
-        puzzle = generate_puzzle(key.family, key.level, key.seed)
-        if wanted and not wanted.intersection(puzzle["concepts"]):
+        puzzle = deal(key.family, key.level, key.seed)
+        if wanted and not wanted.intersection(puzzle.concepts):
             continue
-        shown = (puzzle["prompt"], puzzle["code"])
+        shown = (puzzle.prompt, puzzle.code or "")
         if shown not in seen:
             seen.add(shown)
             return key, True
@@ -226,7 +224,7 @@ def rebuild_items(refs: Iterable[ItemRef], bank: Bank) -> tuple[SetItem, ...]:
         else:
             key = parse_puzzle_key(ref.key)
             try:
-                puzzle = generate_puzzle(key.family, key.level, key.seed)
+                puzzle = deal(key.family, key.level, key.seed)
             except ValueError as err:
                 raise UnknownItem(f"puzzle {ref.key!r}: {err}") from err
             items.append(compute_puzzle_item(key, titles[key.family], puzzle))
@@ -240,22 +238,23 @@ def compute_card_item(card: BankCard) -> SetItem:
                    retired=card.retired)
 
 
-def compute_puzzle_answer(puzzle: dict) -> str:
+def compute_puzzle_answer(puzzle: Puzzle) -> str:
     """The answer as Markdown: the value as typed, and for options their letters and text."""
-    kind, answer = puzzle["answer_kind"], puzzle["answer"]
+    kind, answer = puzzle.answer_kind, puzzle.answer
     if kind in ("choice", "choices"):
         letters = [answer] if kind == "choice" else list(answer)
         if not letters:
             return "none of the options"
-        choices = puzzle["choices"] or []
-        return "; ".join(f"({letter}) {code_span(choices[LETTERS.index(letter)])}"
-                         for letter in letters)
+        choices = puzzle.choices or ()
+        return "; ".join(
+            f"({CHOICE_LETTERS[index]}) {code_span(choices[index])}"
+            for index in (CHOICE_LETTERS.index(letter.upper()) for letter in letters))
     return code_span(fmt_answer(kind, answer))
 
 
-def compute_puzzle_item(key: PuzzleKey, family_title: str, puzzle: dict) -> SetItem:
-    return SetItem(kind=PUZZLE, key=key.text, level=key.level,
-                   concepts=tuple(puzzle["concepts"]), title=f"{family_title} ({key.level})",
-                   prompt=puzzle["prompt"], answer=compute_puzzle_answer(puzzle),
-                   explanation=puzzle["explanation"], code=puzzle["code"],
-                   choices=tuple(puzzle["choices"] or ()), answer_kind=puzzle["answer_kind"])
+def compute_puzzle_item(key: PuzzleKey, family_title: str, puzzle: Puzzle) -> SetItem:
+    return SetItem(kind=PUZZLE, key=key.text, level=key.level, concepts=puzzle.concepts,
+                   title=f"{family_title} ({key.level})", prompt=puzzle.prompt,
+                   answer=compute_puzzle_answer(puzzle), explanation=puzzle.explanation,
+                   code=puzzle.code or "", choices=puzzle.choices or (),
+                   answer_kind=puzzle.answer_kind)

@@ -55,7 +55,7 @@ class SetItem:
 
     ``prompt``, ``answer`` and ``explanation`` are Markdown. ``code`` is a puzzle's code (part
     of its question) or a card's code sample (shown with its answer, beside ``code_output``).
-    ``choices`` are a puzzle's options in order, lettered a, b, c...; ``answer_kind`` is the
+    ``choices`` are a puzzle's options in order, lettered A, B, C... as its pages show them; ``answer_kind`` is the
     puzzle's (tuple, int, bool, choice, choices, text), "" for a card. ``retired``: a card
     retired since the set was made.
     """

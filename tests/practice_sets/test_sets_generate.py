@@ -21,7 +21,8 @@ from quizapp.practice_sets import (
     plan,
     rebuild_items,
 )
-from quizapp.puzzles import LEVELS, families
+from quizapp.practice_sets.exports.text import compute_front
+from quizapp.puzzles import LEVELS, compute_pick_options, families
 from quizapp.puzzles import generate as generate_puzzle
 
 
@@ -102,9 +103,12 @@ def test_puzzle_answers_name_the_option_letters_and_texts():
     choice = next(i for i in items if i.answer_kind == "choice")
     key = parse_puzzle_key(choice.key)
     puzzle = generate_puzzle(key.family, key.level, key.seed)
-    letter = puzzle["answer"]
-    text = puzzle["choices"]["abcd".index(letter)]
-    assert choice.answer == f"({letter}) `{text}`"
+    marks = {value: (mark, label) for value, mark, label in compute_pick_options(puzzle)}
+    mark, text = marks[puzzle["answer"].upper()]  # lettered as the puzzle's pages letter it
+    assert choice.answer == f"({mark}) `{text}`"
+    lines = compute_front(choice).splitlines()
+    assert [f"- ({m}) `{label}`" for m, label in marks.values()] == [
+        line for line in lines if line.startswith("- (")]
 
 
 def test_card_items_carry_the_cards_text():
@@ -225,3 +229,20 @@ def test_a_skill_with_few_variants_never_asks_the_same_puzzle_twice():
         items = generate(params(count=40, families=("tolist",), levels=("junior",), seed=seed),
                          small_bank())
         assert len({(item.prompt, item.code) for item in items}) == 40
+
+
+def test_an_answer_with_several_options_names_each_or_none():
+    items = generate(params(count=30, families=("viewable_shapes",), seed=4), small_bank())
+    seen_some = False
+    for item in items:
+        key = parse_puzzle_key(item.key)
+        puzzle = generate_puzzle(key.family, key.level, key.seed)
+        assert puzzle["answer_kind"] == "choices"
+        marks = {value: (mark, label) for value, mark, label in compute_pick_options(puzzle)}
+        if not puzzle["answer"]:
+            assert item.answer == "none of the options"
+            continue
+        seen_some = True
+        assert item.answer == "; ".join(f"({marks[v.upper()][0]}) `{marks[v.upper()][1]}`"
+                                        for v in puzzle["answer"])
+    assert seen_some, "no puzzle with options picked"

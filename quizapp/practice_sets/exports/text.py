@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from quizapp.practice_sets.formatting import code_span, fence
+from quizapp.practice_sets.formatting import CHOICE_LETTERS, code_span, fence
 from quizapp.practice_sets.items import CARD, PUZZLE, SetItem
 from quizapp.practice_sets.params import SetParams
-from quizapp.puzzles.rendering import LETTERS
 
 
 def compute_set_title(params: SetParams) -> str:
@@ -16,7 +15,7 @@ def compute_set_title(params: SetParams) -> str:
 
 def compute_choice_lines(item: SetItem) -> list[str]:
     return [f"- ({letter}) {code_span(choice)}"
-            for letter, choice in zip(LETTERS, item.choices, strict=False)]
+            for letter, choice in zip(CHOICE_LETTERS, item.choices, strict=False)]
 
 
 def compute_front(item: SetItem) -> str:
