@@ -243,8 +243,10 @@ def main() -> None:
                         help="skip the logged-in no-op server (the framework's ceiling)")
     args = parser.parse_args()
     instance = tempfile.mkdtemp(prefix="quizapp-bench-")
-    env = {"QUIZAPP_ENV": "production", "QUIZAPP_SECRET_KEY": secrets.token_hex(32),
-           "QUIZAPP_INSTANCE_PATH": instance, "QUIZAPP_CONTENT_PATH": str(ROOT / "content")}
+    # Production settings on loopback: the simulated clients speak plain HTTP, so the Secure
+    # cookies and HSTS that production has by default are turned off as for a loopback server.
+    env = {"QUIZAPP_ENV": "production", "QUIZAPP_HTTPS": "0",
+           "QUIZAPP_SECRET_KEY": secrets.token_hex(32), "QUIZAPP_INSTANCE_PATH": instance, "QUIZAPP_CONTENT_PATH": str(ROOT / "content")}
     if args.database_url:
         env["QUIZAPP_DATABASE_URL"] = args.database_url
     prepare_database(env, args.users)
