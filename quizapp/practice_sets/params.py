@@ -142,7 +142,8 @@ def canonicalize_title(value: object) -> str | None:
 
 def canonicalize_names(values: Iterable[object] | None, known: Sequence[str], field: str,
                        noun: str, hint: str) -> tuple[str, ...]:
-    """Known names in the order of ``known``, each once; SetParamsError names an unknown one."""
+    """Known names in the order of ``known``, each once (capitals read as lower case);
+    SetParamsError names an unknown one."""
     if values is None:
         return ()
     if isinstance(values, str):
@@ -157,6 +158,8 @@ def canonicalize_names(values: Iterable[object] | None, known: Sequence[str], fi
         name = value.strip()
         if not name:
             continue
+        if name not in known and name.lower() in known:  # every name is lower case
+            name = name.lower()
         if len(name) > NAME_MAX or name not in known:
             shown = name if len(name) <= 40 else name[:40] + "..."
             raise SetParamsError(field, f"unknown {noun} {shown!r}; {hint}")

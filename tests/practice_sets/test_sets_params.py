@@ -31,6 +31,11 @@ def test_filters_come_back_in_catalogue_order_each_once():
     assert p.families == ("fresh_strides", "view_possible")
 
 
+def test_names_may_come_with_capitals():
+    p = make(levels=["Senior"], concepts=["VIEW"], families=["Fresh_Strides"])
+    assert (p.levels, p.concepts, p.families) == (("senior",), ("view",), ("fresh_strides",))
+
+
 def test_numbers_may_come_as_text_and_blank_optional_ones_mean_none():
     p = make(count=" 12 ", seed="-5", puzzles="3", time_limit="30", title="  My   set \n")
     assert p == SetParams(count=12, seed=-5, puzzles=3, time_limit=30, title="My set")
