@@ -15,7 +15,10 @@ Device cookies (OWASP's "slow down online guessing attacks with device cookies")
 that logged in to an account before carries a signed cookie naming the account and a random
 nonce. Its attempts on that account are counted per device (``per_device``) instead of with
 the anonymous failures (``per_account``), so strangers failing on purpose cannot lock the
-account's owner out of a device they have logged in from. The address limit applies to all.
+account's owner out of a device they have logged in from. The address limit holds anonymous
+attempts only, and counts only theirs: behind a NAT, or a proxy trusted with too few hops,
+everyone shares one address, and strangers failing there must not lock out a known device
+(its owner logging in, changing the password or deleting the account).
 """
 
 from __future__ import annotations
@@ -84,8 +87,11 @@ def validate_login_allowed(
         raise LoginThrottled(
             f"Too many failed logins for this account{on_device}. "
             f"Try again in {describe_wait(wait)}.", wait)
+    if device is not None:
+        return  # a known device: its own limit above, never the strangers' at its address
     address_failures = recent_times(
-        session, LoginAttempt, (LoginAttempt.address == address, failed), since,
+        session, LoginAttempt,
+        (LoginAttempt.address == address, LoginAttempt.device.is_(None), failed), since,
         limits.per_address, own_attempt)
     if len(address_failures) >= limits.per_address:
         wait = compute_retry_after(address_failures[-1], limits.window, now)

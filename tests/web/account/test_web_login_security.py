@@ -258,13 +258,47 @@ def test_wrong_current_passwords_are_throttled_like_failed_logins(app, client):
     assert login(client, "sam").status_code == 429  # the same limiter as the login form
 
 
-def test_wrong_current_passwords_count_toward_the_address_limit(app, client):
+def test_wrong_current_passwords_without_a_device_cookie_count_toward_the_address_limit(
+        app, client):
     app.config["LOGIN_LIMIT_PER_ADDRESS"] = 3
     register(client, "rita")
+    client.delete_cookie(DEVICE_COOKIE)  # signed in, but from no known device
     for _ in range(3):
         assert change_password(client, "not it").status_code == 400
     blocked = change_password(client, "not it")
     assert blocked.status_code == 429 and "from your address" in blocked.text
+
+
+def test_a_known_device_is_not_held_by_its_address_limit(app, client):
+    """Behind a NAT (or a proxy with the default hops) everyone shares one address: strangers
+    failing there lock out other strangers, never a browser that has logged in to the account
+    before, which only its own per-device limit holds."""
+    app.config["LOGIN_LIMIT_PER_ADDRESS"] = 3
+    register(client, "omar")
+    logout(client)
+    stranger = app.test_client()  # the same address as the owner
+    for n in range(3):
+        assert login(stranger, f"someone{n}", "a guess").status_code == 401
+    held = login(stranger, "omar")
+    assert held.status_code == 429 and "from your address" in held.text
+    assert login(client, "omar").status_code == 302  # the owner's known device
+    assert change_password(client, "a typo").status_code == 400  # checked, not held
+    assert change_password(client, PASSWORD, "another long secret").status_code == 303
+    page = client.get("/settings").text
+    deleted = client.post("/settings/delete-account", data={
+        "csrf_token": csrf_token(page), "password": "another long secret",
+        "confirm_username": "omar"})
+    assert deleted.status_code == 303
+    assert login(app.test_client(), "someone", "a guess").status_code == 429  # still held
+
+
+def test_a_known_devices_own_failures_do_not_count_toward_its_address(app, client):
+    app.config["LOGIN_LIMIT_PER_ADDRESS"] = 3
+    register(client, "pia")
+    logout(client)
+    for _ in range(4):
+        assert login(client, "pia", "a typo").status_code == 401  # its own limit is 5
+    assert login(app.test_client(), "someone", "a guess").status_code == 401
 
 
 def test_throttled_password_change_ends_with_the_window(app, client, clock):
