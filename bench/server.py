@@ -131,7 +131,7 @@ def start_gunicorn(target: str, env: dict[str, str], workers: int, threads: int,
                "--chdir", str(ROOT / "bench"), "--log-level", "warning", "--keep-alive", "30",
                "--no-control-socket", target]
     proc = subprocess.Popen(command, env={**os.environ, **env})
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a busy machine starts workers slowly
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{ready_path}", timeout=1):
