@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -43,6 +43,9 @@ FINISHED = "This attempt is finished; start a new one to answer again."
 PICKS_MAX = puzzles.MAX_PICKS  # options a puzzle's answer may tick
 # A visitor's session keeps the ids of this many of their latest attempts.
 VISITOR_ATTEMPTS_KEPT = 20
+# A visitor's attempt is deleted this long after it started (their session cookie ends with
+# the browser session, so nobody can reach it later anyway).
+VISITOR_ATTEMPT_LIFE = timedelta(days=2)
 
 
 @dataclass(frozen=True)
@@ -336,8 +339,13 @@ def export_saved_set(session: Session, saved: SavedSet, format_name: str,
 
 def start_attempt(session: Session, saved: SavedSet, user_id: int | None,
                   now: datetime) -> int:
-    """A new attempt (a retake is one too); a timed set's deadline is fixed now."""
+    """A new attempt (a retake is one too); a timed set's deadline is fixed now. A visitor's
+    (``user_id`` None) is reachable from their session only, so visitors' attempts older
+    than VISITOR_ATTEMPT_LIFE are deleted first."""
     deadline = now + timedelta(minutes=saved.time_limit) if saved.time_limit else None
+    if user_id is None:  # visitors' attempts outlive no browser session by much
+        session.execute(delete(SetAttempt).where(
+            SetAttempt.user_id.is_(None), SetAttempt.started_at < now - VISITOR_ATTEMPT_LIFE))
     row = SetAttempt(set_id=saved.id, user_id=user_id, started_at=now, deadline=deadline)
     session.add(row)
     session.commit()

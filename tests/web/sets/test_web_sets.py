@@ -313,7 +313,7 @@ def test_attempts_are_visible_to_their_taker_only(app, make_app, client, skill_b
     assert client.get(attempt_url.replace(slug, other_slug)).status_code == 404
 
 
-def test_a_visitor_takes_a_set_and_the_result_is_kept_in_the_session_only(app, client,
+def test_a_visitor_takes_a_set_and_the_result_is_kept_in_the_session_only(app, client, clock,
                                                                           skill_bank):
     register(client, "owner")
     slug = save(client, time_limit="")
@@ -332,14 +332,21 @@ def test_a_visitor_takes_a_set_and_the_result_is_kept_in_the_session_only(app, c
     stranger = app.test_client()
     assert stranger.get(attempt_url).status_code == 404
     assert "4 of 4 right" not in stranger.get("/sets").text
+    # Two days on, the next visitor's start deletes it (no session can hold it any more).
+    clock.advance(days=2, seconds=1)
+    start(stranger, slug)
+    assert client.get(attempt_url).status_code == 404
+    assert count(app, SetAttempt) == 1
 
 
-def test_finishing_early_counts_the_rest_as_wrong(client, skill_bank):
+def test_finishing_early_counts_the_rest_as_wrong(app, client, skill_bank):
     register(client, "taker")
     slug = save(client)
     attempt_url = start(client, slug)
     answer_current(client, attempt_url, right=True)
     page = client.get(attempt_url)
+    assert client.post(f"/sets/{slug}/take", data={}).status_code == 400  # no CSRF token
+    assert count(app, SetAttempt) == 1
     assert client.post(f"{attempt_url}/finish", data={}).status_code == 400
     finished = client.post(f"{attempt_url}/finish", data={"csrf_token": csrf_token(page.text)},
                            follow_redirects=True)
