@@ -15,8 +15,10 @@ from anki.collection import (
     ImportAnkiPackageRequest,
     ImportCsvRequest,
 )
-from set_bank_support import params, real_bank
+from click.testing import CliRunner
+from set_bank_support import CONTENT, params, real_bank
 
+from quizapp.cli.set_cmd import set_group
 from quizapp.practice_sets import CARD, build_bank, generate, rebuild_items
 from quizapp.practice_sets.exports import MODEL_NAME, compute_guid, export_apkg, export_csv
 from quizapp.practice_sets.exports.anki import FIELDS, compute_fields
@@ -126,3 +128,17 @@ def test_the_csv_imports_into_anki_with_its_tags_and_once(collection, tmp_path):
         assert sorted(note.tags) == sorted(compute_tags(item))
     log = collection.import_csv(ImportCsvRequest(path=str(path), metadata=metadata)).log
     assert len(log.new) == 0 and collection.note_count() == 10
+
+
+def test_the_command_lines_packages_are_the_same_notes_to_anki(collection, tmp_path):
+    paths = [tmp_path / "first.apkg", tmp_path / "second.apkg"]
+    for path in paths:
+        result = CliRunner().invoke(
+            set_group, ["generate", "--count", "8", "--seed", "31", "--format", "apkg", "-o",
+                        str(path)], env={"QUIZAPP_CONTENT_PATH": str(CONTENT)})
+        assert result.exit_code == 0, result.output
+    assert import_package(collection, paths[0]) == (8, 0, 0)
+    fields = {guid: list(note.fields) for guid, note in notes_by_guid(collection).items()}
+    new, _, _ = import_package(collection, paths[1])
+    assert new == 0 and collection.note_count() == 8
+    assert {guid: list(n.fields) for guid, n in notes_by_guid(collection).items()} == fields
