@@ -141,7 +141,12 @@ ERROR_WHY = {
     "slice_scalar": lambda: "a 0-d tensor has no dim to slice",
     "slice_step": lambda step: f"slice steps must be positive; got {step}",
     "symint_range": lambda value: (
-        f"{value} (a size or stride that wrapped around 64 bits) is too negative for torch's SymInt"
+        f"{value} is below -2**62, the least value a torch SymInt holds as a plain integer, so "
+        "the kernel, which takes plain integers, refuses it"
+    ),
+    "unbind_negative": lambda count, d: (
+        f"dim {d} has the negative size {count} (expand lets one through on an empty tensor), "
+        "and unbind cannot make a negative number of tensors"
     ),
     "slice_step_zero": lambda: "a slice step of 0 would never advance",
     "slice_step_negative": lambda step: (

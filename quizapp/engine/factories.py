@@ -9,6 +9,7 @@ from .geometry import (
     compute_contiguous_strides,
     compute_storage_nbytes,
     compute_storage_nbytes_contiguous,
+    validate_concrete_ints,
 )
 from .literals import parse_tensor_data
 from .outcome import Outcome, make_outcome
@@ -27,7 +28,10 @@ _FLOAT_KINDS = ("float32", "float64", "float16", "bfloat16")
 
 
 def _allocate(size, dtype: DType, factory: str) -> tuple[tuple, tuple, int]:
-    # at::empty: sizes non-negative, storage bytes fit int64, then contiguous strides.
+    # at::empty: sizes non-negative, storage bytes fit int64, then contiguous strides.  The
+    # kernels take IntArrayRef (asIntArrayRefSlow first); zeros checks its sizes before that.
+    if factory != "zeros":
+        validate_concrete_ints(size)
     size = tuple(size)
     validate_sizes_nonnegative(size, factory)
     nbytes = compute_storage_nbytes_contiguous(size, dtype.itemsize)
@@ -106,6 +110,7 @@ def empty_strided(size, stride, dtype=None) -> Outcome:
     """torch.empty_strided(size, stride): exactly that layout over a fresh storage."""
     dtype = canonicalize_dtype(dtype) or DEFAULT_FLOAT
     size, stride = tuple(size), tuple(stride)
+    validate_concrete_ints(size + stride)  # the CPU kernel takes IntArrayRef
     validate_sizes_nonnegative(size, "empty_strided")  # checked before the stride count
     if len(size) != len(stride):
         raise torch_error(

@@ -10,11 +10,25 @@ from .views import unsigned_product
 
 INT64_MAX = 2**63 - 1
 UINT64 = 2**64
+SYMINT_MIN = -(2**62)  # c10::SymInt::min_representable_int(): below it a SymInt lives on the heap
+# The end of torch's message when an IntArrayRef kernel receives such a heap SymInt
+# (c10::asIntArrayRefSlow, c10/core/SymIntArrayRef.h).  torch starts the message with the C++
+# file and line of the generated wrapper ("/__w/.../RegisterCPU_3.cpp:5710: "), which depends on
+# the build; the engine reports the rest, and torch_explain drops that location before comparing.
+NOT_CONCRETE = "SymIntArrayRef expected to contain only concrete integers"
 
 
 def wrap_int64(value: int) -> int:
     """Two's-complement wrap of a Python int to int64 (what C++ int64 arithmetic leaves behind)."""
     return ((value + 2**63) % UINT64) - 2**63
+
+
+def validate_concrete_ints(values) -> None:
+    """c10::asIntArrayRefSlow: an int-list argument torch's Python parser turned into SymInts
+    must hold no value below SYMINT_MIN when it reaches a kernel taking IntArrayRef (view,
+    as_strided, expand, split_with_sizes, the factories), checked before the kernel runs."""
+    if values and min(values) < SYMINT_MIN:
+        raise torch_error("RuntimeError", NOT_CONCRETE, "symint_range", min(values))
 
 
 def canonicalize_dim(dim: int, ndim: int, wrap_scalar: bool = True) -> int:
@@ -115,6 +129,8 @@ def compute_stride(oldshape: tuple, oldstride: tuple, newshape: tuple) -> tuple 
         if oldshape == newshape:
             return oldstride
         return compute_contiguous_strides(newshape)
+    if prod(newshape) != prod(oldshape):  # only a product infer_size wrapped gets here
+        return _compute_stride_int64(oldshape, oldstride, newshape)
     if oldstride == contiguous_strides_cached(oldshape):
         return contiguous_strides_cached(newshape)  # one chunk with base 1: row-major result
     newstride = [0] * len(newshape)
@@ -138,6 +154,36 @@ def compute_stride(oldshape: tuple, oldstride: tuple, newshape: tuple) -> tuple 
         if view_numel != tensor_numel:
             return None
         td = first - 1
+    if view_d != -1:
+        return None
+    return tuple(newstride)
+
+
+def _compute_stride_int64(oldshape: tuple, oldstride: tuple, newshape: tuple) -> tuple | None:
+    """computeStride's loop word for word in wrapping int64 arithmetic, for a new shape whose
+    true product differs from the old one (infer_size_impl multiplies in int64, so a shape such
+    as (4, 2**62 + 1, 2) passes for 8 elements).  ``view_numel`` can then wrap negative and keep
+    the loop going, so torch may find strides (negative ones included) where exact arithmetic
+    finds none; set_sizes_and_strides and the numel check judge them afterwards."""
+    newstride = [0] * len(newshape)
+    view_d = len(newshape) - 1
+    chunk_base = oldstride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for td in range(len(oldshape) - 1, -1, -1):
+        tensor_numel = wrap_int64(tensor_numel * oldshape[td])
+        if td == 0 or (oldshape[td - 1] != 1
+                       and oldstride[td - 1] != wrap_int64(tensor_numel * chunk_base)):
+            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
+                newstride[view_d] = wrap_int64(view_numel * chunk_base)
+                view_numel = wrap_int64(view_numel * newshape[view_d])
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if td > 0:
+                chunk_base = oldstride[td - 1]
+                tensor_numel = 1
+                view_numel = 1
     if view_d != -1:
         return None
     return tuple(newstride)
@@ -244,10 +290,13 @@ def compute_storage_nbytes(shape: tuple, stride: tuple, itemsize: int, offset: i
             size %= UINT64
     size *= itemsize
     if overflowed or size > INT64_MAX:
+        # torch 2.13 words a 0-d layout's overflow (only its offset can overflow) as the
+        # contiguous variant does, without "and strides=[]" (measured)
+        strides_text = f" and strides={format_sizes(stride)}" if shape else ""
         raise torch_error(
             "RuntimeError",
-            f"Storage size calculation overflowed with sizes={format_sizes(shape)} "
-            f"and strides={format_sizes(stride)}",
+            f"Storage size calculation overflowed with sizes={format_sizes(shape)}"
+            + strides_text,
             "storage_overflow",
             tuple(shape),
             tuple(stride),

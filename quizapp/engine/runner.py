@@ -8,7 +8,13 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from quizapp.engine.expression import Chain, ExpressionError, Step, parse_expression
-from quizapp.engine.signatures import MAX_DIMS, BoundCall, bind_step, validate_work
+from quizapp.engine.signatures import (
+    MAX_DIMS,
+    BoundCall,
+    bind_step,
+    validate_index_reads,
+    validate_work,
+)
 from quizapp.engine.values import VALUES_LIMIT, values_allowed
 
 __all__ = ["VALUES_LIMIT", "Backend", "StepFailed", "run_document", "values_allowed"]
@@ -83,6 +89,8 @@ def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[A
     bound = bind_step(step)
     if current is not None:
         validate_work(step, bound, backend.shape(current))
+        if step.kind == "index":
+            validate_index_reads(step, bound, backend.layout(current)[0])
 
     def resolve(chain: Chain) -> Any:
         nested = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from quizapp.engine.dtypes import canonicalize_dtype
+from quizapp.engine.dtypes import DTYPES, canonicalize_dtype
 from quizapp.engine.expression import (
     DTYPE_NAMES,
     MEMORY_FORMATS,
@@ -20,6 +20,7 @@ from quizapp.engine.expression import (
     Step,
     TorchName,
 )
+from quizapp.engine.ops.indexing import UnknowableRead, getitem
 from quizapp.engine.signature_table import (
     CONSTRUCTOR_SIGNATURES,
     IMPLIED_DEFAULTS,
@@ -27,6 +28,7 @@ from quizapp.engine.signature_table import (
     Param,
 )
 from quizapp.engine.steps import render_value
+from quizapp.engine.tensor import Storage, Tensor, TorchError
 from quizapp.engine.unsupported import refuse_unsupported_conversions, refuse_unsupported_dtypes
 from quizapp.engine.work_bounds import (
     MAX_ALLOCATED_ELEMENTS,
@@ -195,13 +197,6 @@ def _data_shape(value: object) -> tuple[int, ...]:
 def canonicalize_index(step: Step, index: object) -> object:
     """Basic indexing only: ints, slices of ints, None, ``...`` (alone or in a tuple)."""
     items = index if isinstance(index, tuple) else (index,)
-    if sum(item is Ellipsis for item in items) > 1:
-        # torch 2.13 reads past its sizes for a second "..." (undefined results); NumPy refuses
-        # it too, so the language does (a decision of ours, not a torch rule).
-        raise ExpressionError("expected at most one '...' in an index: the explorer takes one "
-                              "'...' per index (torch accepts more, but past the first its "
-                              "results depend on memory it reads beyond the tensor's sizes)",
-                              step.arg_columns[0])
     for item in items:
         if not (type(item) is int or item is None or item is Ellipsis or isinstance(item, slice)):
             raise ExpressionError("expected an index of integers, slices, None or ... (basic "
@@ -226,6 +221,33 @@ def validate_work(step: Step, bound: BoundCall, shape: tuple[int, ...]) -> None:
     if count is not None and count > MAX_PIECES:
         raise ExpressionError(f"expected .{step.name}() to make at most {MAX_PIECES} tensors, "
                               f"it would make {count}", step.column)
+
+
+# Beside the refusal below: the input is in the language, torch's answer is what is undefined.
+UNDEFINED_READ_WHY = ("torch would read this size from memory past the tensor's sizes and strides, "
+                      "so its answer is not defined and the explorer does not guess it; nothing "
+                      "from this step on was run.")
+
+
+def validate_index_reads(step: Step, bound: BoundCall, fields: dict) -> None:
+    """Refuse an index whose extra '...' items make torch read a size from outside the
+    tensor's size and stride storage (see ops.indexing.size_read_past_end); reads inside it
+    are modelled.  Replayed on the input's layout before either backend runs the step."""
+    index = bound.kwargs["index"]
+    if type(index) is not tuple or sum(item is Ellipsis for item in index) < 2:
+        return
+    shape, stride = tuple(fields["shape"]), tuple(fields["stride"])
+    probe = Tensor(shape, stride, fields["storage_offset"], Storage(2**63 - 1), DTYPES["int8"])
+    try:
+        getitem(probe, index)
+    except UnknowableRead as exc:
+        raise ExpressionError(
+            f"expected an index whose '...' items keep torch reading sizes the tensor has: "
+            f"here torch would read the size of dim {exc.dim} of a {exc.ndim}-d tensor, past "
+            f"the sizes and strides it stores", step.arg_columns[0],
+            why=UNDEFINED_READ_WHY) from None
+    except TorchError:
+        return
 
 
 def _describe(step: Step, params: tuple[Param, ...]) -> str:

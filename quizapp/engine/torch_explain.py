@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from typing import Any
 
@@ -25,9 +26,19 @@ from quizapp.engine.expression import (
 from quizapp.engine.runner import VALUES_LIMIT, StepFailed, run_document
 from quizapp.engine.signatures import BoundCall
 
+# Some of torch's messages start with the C++ source location of the check ("/__w/pytorch/pytorch/
+# build/aten/src/ATen/RegisterCPU_3.cpp:5710: SymIntArrayRef expected to contain only concrete
+# integers"); that location belongs to the build, not to the rule, so it is dropped and the rest
+# of the message is compared with the engine's.
+_SOURCE_LOCATION = re.compile(r"^/\S+\.(?:cpp|h):\d+: ")
 KNOWN_DATA = frozenset({"arange", "zeros", "ones", "full", "tensor"})  # values are reported
 _ALLOWED = {"constructor": CONSTRUCTOR_NAMES, "method": METHOD_NAMES, "attribute": ATTRIBUTE_OPS,
             "index": frozenset({"__getitem__"})}
+
+
+def torch_message(exc: BaseException) -> str:
+    """The first line of a torch error's message, without a leading C++ source location."""
+    return _SOURCE_LOCATION.sub("", str(exc).split("\n", 1)[0])
 
 
 class TorchBackend:
@@ -51,7 +62,7 @@ class TorchBackend:
             else:
                 result = getattr(current, step.name)(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - every torch error becomes the step's error
-            raise StepFailed(type(exc).__name__, str(exc).split("\n", 1)[0], "") from None
+            raise StepFailed(type(exc).__name__, torch_message(exc), "") from None
         return result, ""
 
     def convert(self, value: object, resolve: Any) -> object:

@@ -8,6 +8,29 @@ from typing import Any
 Maker = tuple[str, Callable[[Any], Any]]
 FORMATS = ("contiguous_format", "channels_last", "channels_last_3d", "preserve_format")
 BIG = (2**31, 2**40, 2**62, 2**63 - 1)
+# Values at and around the edges of torch's integer types: SymInt holds -2**62 and above as a
+# plain integer (below it an int-list argument is refused by IntArrayRef kernels), int64 ends at
+# -2**63 and 2**63 - 1 (2**63 itself leaves the language).
+HOSTILE = (2**62 - 1, 2**62, 2**62 + 1, 2**63 - 2, 2**63 - 1, 2**63, -(2**62) + 1, -(2**62),
+           -(2**62) - 1, -(2**62) - 2, -(2**63) + 1, -(2**63))
+# (size, k): size * k wraps to a small int64 product, so infer_size accepts the shape and
+# computeStride sees a wrapped view_numel (k * size == k or 2k modulo 2**64, and so on).
+WRAPPING = ((2**62 + 1, 4), (2**61 + 1, 8), (2**63 + 1, 2), (3 * 2**62 + 1, 4), (2**60 + 1, 16))
+
+
+def hostile(gen: Any) -> int:
+    """One value at or next to +-2**62 or +-2**63."""
+    return gen.rng.choice(HOSTILE)
+
+
+def wrapping_shape(gen: Any, t: Any) -> tuple[int, ...]:
+    """A shape with -1 whose int64 product wraps: infer_size lets it through."""
+    rng = gen.rng
+    size, k = rng.choice(WRAPPING)
+    sizes = [size % 2**63 if size >= 2**63 else size, k] + [-1] * (rng.random() < 0.8)
+    sizes += [rng.choice((1, 2)) for _ in range(rng.choice((0, 0, 1, 2)))]
+    rng.shuffle(sizes)
+    return tuple(sizes)
 
 
 class TorchConst:
@@ -64,6 +87,12 @@ def target_shape(gen: Any, t: Any) -> tuple[int, ...]:
         return tuple(rng.randint(-2, 5) for _ in range(rng.randint(0, 3)))
     if roll < 0.08:
         return (rng.choice(BIG), 4)
+    if roll < 0.12:
+        return wrapping_shape(gen, t)
+    if roll < 0.14:
+        sizes = [rng.randint(-1, 4) for _ in range(rng.randint(1, 3))]
+        sizes[rng.randrange(len(sizes))] = hostile(gen)
+        return tuple(sizes)
     if n == 0:
         sizes = list(t.shape)
         rng.shuffle(sizes)
@@ -97,8 +126,15 @@ def expand_target(gen: Any, t: Any) -> tuple[int, ...]:
     lead = [rng.choice((1, 2, 3)) for _ in range(rng.choice((0, 0, 1, 2)))]
     sizes = lead + sizes
     roll = rng.random()
+    if 0 in t.shape and roll < 0.3:  # a negative size, let through by the 0 (expand's quirk)
+        sizes = [rng.choice((-2, -3, -1, 0, 2)) if s == 1 else s for s in t.shape]
+        if 1 not in t.shape or rng.random() < 0.3:
+            lead = [rng.choice((-2, -3))] + lead  # a new leading dim of negative size
+        return tuple(lead + sizes)
     if roll < 0.05 and sizes:
         sizes[rng.randrange(len(sizes))] = rng.choice((-1, -2, 5))
+    elif roll < 0.065:
+        sizes = sizes + [hostile(gen)] if rng.random() < 0.5 else [hostile(gen)] + sizes
     elif roll < 0.08:
         sizes = [rng.choice(BIG)] + sizes
     elif roll < 0.11 and sizes:

@@ -14,7 +14,7 @@ import warnings
 from typing import Any
 
 from expr_args import Maker, Nested, TorchConst, fmt
-from expr_ops import OP_MAKERS
+from expr_ops import NEGATIVE_DIM_MAKERS, OP_MAKERS
 
 DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
           "uint8", "bool", "long", "double", "half", "int", "short", "float")
@@ -70,7 +70,10 @@ class ChainGenerator:
         for _ in range(self.rng.choice((1, 2, 3, 3, 4, 4, 5, 6))):
             if self.rng.random() < 0.012:
                 return text + self.rng.choice(LANGUAGE_ERRORS)
-            op_text, run = self.rng.choice(OP_MAKERS)(self, t)
+            makers = OP_MAKERS
+            if min(t.shape, default=0) < 0 and self.rng.random() < 0.6:
+                makers = NEGATIVE_DIM_MAKERS  # what cuts a dim meets its negative size
+            op_text, run = self.rng.choice(makers)(self, t)
             text += op_text
             if t.numel() > 2**22 and op_text.split("(")[0].lstrip(".") in MAY_COPY:
                 return text  # torch would really copy it (the language refuses it anyway)
@@ -122,6 +125,8 @@ class ChainGenerator:
         elif kind < 0.52:
             name = rng.choice(("empty", "zeros", "ones", "rand", "randn", "zeros", "ones"))
             shape = self.shape() if rng.random() < 0.97 else (rng.randint(65, 80),) * 2
+            if shape and rng.random() < 0.03:  # a size below -2**62 (or at -2**63)
+                shape = shape[:-1] + (rng.choice((-(2**62) - 1, -(2**63), -(2**62))),)
             args = shape if shape and rng.random() < 0.6 else (shape,)
         elif kind < 0.62:
             name, args = "full", (self.shape(), self.scalar())

@@ -13,9 +13,14 @@ from expr_args import (
     expand_target,
     factor,
     fmt,
+    hostile,
     nested,
     target_shape,
 )
+
+from quizapp.engine.dtypes import DTYPES
+from quizapp.engine.ops.indexing import UnknowableRead, getitem
+from quizapp.engine.tensor import Storage, Tensor
 
 
 def dim_size(t: Any, d: int, default: int) -> int:
@@ -128,9 +133,24 @@ def expand(gen: Any, t: Any) -> Maker:
     return gen.sizes_call(name, expand_target(gen, t), "size")
 
 
+def negative_size(gen: Any, t: Any) -> Maker:
+    """On an empty tensor, expand a size-1 or new leading dim to a negative size: the 0 makes
+    the numel check pass, so torch builds the tensor and later ops meet the negative dim."""
+    if 0 not in t.shape:
+        return expand(gen, t)
+    rng = gen.rng
+    sizes = [rng.choice((-2, -3)) if s == 1 and rng.random() < 0.7 else s for s in t.shape]
+    if sizes == list(t.shape) or rng.random() < 0.3:
+        sizes = [rng.choice((-2, -3, -1))] + sizes
+    return gen.sizes_call(rng.choice(("expand", "broadcast_to")), tuple(sizes), "size")
+
+
 def narrow_select(gen: Any, t: Any) -> Maker:
     rng = gen.rng
     d = gen.dim(t.dim())
+    negative = [i for i, s in enumerate(t.shape) if s < 0]
+    if negative and rng.random() < 0.7:  # a dim expand left negative (its quirk)
+        d = rng.choice(negative)
     size = dim_size(t, d, 3)
     if rng.random() < 0.5:
         index = rng.randint(-size - 1, size)
@@ -147,6 +167,10 @@ def pieces(gen: Any, t: Any) -> Maker:
     rng = gen.rng
     name = rng.choice(("split", "split", "chunk", "tensor_split", "tensor_split", "unbind"))
     d = gen.dim(t.dim())
+    negative = [i for i, s in enumerate(t.shape) if s < 0]
+    if negative and rng.random() < 0.7:  # a dim expand left negative (its quirk)
+        d = rng.choice(negative)
+        name = rng.choice(("split", "unbind", "unbind", "chunk", "tensor_split"))
     size = dim_size(t, d, 2)
     if name == "unbind":
         args: tuple = (d,) if rng.random() < 0.7 else ()
@@ -155,6 +179,8 @@ def pieces(gen: Any, t: Any) -> Maker:
         parts = [b - a for a, b in zip([0] + cuts, cuts + [size], strict=True)]
         if rng.random() < 0.1:
             parts.append(1)
+        if rng.random() < 0.1:  # split sizes at the SymInt and int64 edges
+            parts.insert(rng.randint(0, len(parts)), hostile(gen))
         args = (parts, d)
     elif name == "tensor_split" and rng.random() < 0.5:
         args = (tuple(rng.randint(-1, size + 1) for _ in range(rng.randint(0, 3))), d)
@@ -208,6 +234,14 @@ def as_strided(gen: Any, t: Any) -> Maker:
         strides = strides + [1]
     elif roll < 0.12:
         strides = strides[:-1]
+    elif roll < 0.16:  # an int below -2**62 (or near the int64 edges) among sizes or strides
+        target = sizes if rng.random() < 0.5 or not strides else strides
+        if target:
+            target[rng.randrange(len(target))] = hostile(gen)
+        else:
+            sizes, strides = [hostile(gen)], [1]
+    elif roll < 0.18 and not rank:  # 0-d: only the offset can overflow the storage size
+        return gen.call("as_strided", ((), (), rng.choice((2**61, 2**61 - 1, 2**62, 2**63 - 1))))
     args: tuple = (tuple(sizes), tuple(strides))
     if rng.random() < 0.6:
         args += (offset if rng.random() < 0.9 else rng.choice((None, -1)),)
@@ -254,22 +288,49 @@ def index(gen: Any, t: Any) -> Maker:
         elif roll < 0.85:
             items.append(None)
             continue
-        elif Ellipsis in items:
-            items.append(None)  # the language allows one "..." per index (lead decision)
-            continue
-        else:
+        else:  # a second "..." is accepted by torch, and pushes later items past the dims
             items.append(Ellipsis)
         dim += 1
+    if rng.random() < 0.08:  # several "..." before an item: torch reads sizes past the dims
+        count = rng.choice((2, 2, 3, 4, 6, 12))
+        tail = rng.choice((0, 1, -1, slice(None), slice(0, 1), slice(None, None, 2), None))
+        items = [Ellipsis] * count + [tail] if rng.random() < 0.7 else items + [Ellipsis]
     value = tuple(items) if len(items) != 1 or rng.random() < 0.3 else items[0]
     if isinstance(value, tuple):
         text = "[" + ", ".join(fmt(i) for i in value) + ("," if len(value) == 1 else "") + "]"
     else:
         text = "[" + fmt(value) + "]"
-    return text, lambda x: x[value]
+
+    def run(x: Any) -> Any:
+        if reads_past_sizes(x, value):  # the chain ends with this step, which is not run here
+            raise LookupError("torch would read a size from beyond its size/stride storage")
+        return x[value]
+
+    return text, run
+
+
+def reads_past_sizes(t: Any, index: object) -> bool:
+    """Whether ``t[index]`` makes torch read a size from past its size/stride storage (several
+    "..." push the index past the dims; see ops.indexing.size_read_past_end): such memory is
+    not the tensor's, so the generator never runs it on torch (explain refuses it)."""
+    if type(index) is not tuple or index.count(Ellipsis) < 2:
+        return False
+    probe = Tensor(tuple(t.shape), tuple(t.stride()), t.storage_offset(), Storage(2**63 - 1),
+                   DTYPES["int8"])
+    try:
+        getitem(probe, index)
+    except UnknowableRead:
+        return True
+    except Exception:  # noqa: BLE001 - torch raises its error before any such read
+        return False
+    return False
 
 
 OP_MAKERS: tuple[Callable[[Any, Any], Maker], ...] = (
     view, view, view, as_other, flatten, unflatten, squeeze, unsqueeze, permute, permute,
-    transpose, transpose, movedim, expand, expand, narrow_select, narrow_select, pieces, pieces,
+    transpose, transpose, movedim, expand, expand, negative_size, negative_size, narrow_select, narrow_select, pieces, pieces,
     diagonal_unfold, as_strided, as_strided, copy, copy, to, index, index, index,
 )
+# Makers that cut one dim (split, chunk, unbind, tensor_split, narrow, select): chosen more
+# often once expand has left a dim negative, so torch's refusals of that size are compared.
+NEGATIVE_DIM_MAKERS: tuple[Callable[[Any, Any], Maker], ...] = (pieces, pieces, narrow_select)

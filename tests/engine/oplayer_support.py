@@ -19,6 +19,7 @@ from quizapp.engine.contiguity import (
 from quizapp.engine.factories import CONSTRUCTORS
 from quizapp.engine.ops import OPS
 from quizapp.engine.tensor import Tensor, TorchError
+from quizapp.engine.torch_explain import torch_message
 from quizapp.engine.values import values_of
 
 TORCH_DTYPES = {
@@ -204,8 +205,8 @@ def run_both(case: Case, engine: Tensor, theirs: torch.Tensor, name: str, kwargs
 
 # ----- comparison ---------------------------------------------------------------------------
 def first_line(err: Exception) -> str:
-    text = str(err)
-    return text.splitlines()[0] if text else ""
+    """torch's first message line, its build's C++ source location left out (as explain does)."""
+    return torch_message(err)
 
 
 def storage_key(t: torch.Tensor) -> int:

@@ -13,6 +13,7 @@ import pytest
 import torch
 from document_support import without_why
 from expr_chains import ChainGenerator
+from expr_ops import NEGATIVE_DIM_MAKERS, negative_size
 
 from quizapp.engine import explain, torch_explain
 from quizapp.engine.expression import ATTRIBUTE_OPS, METHOD_NAMES
@@ -39,6 +40,7 @@ class Coverage:
         self.errors: collections.Counter = collections.Counter()
         self.ranks: set[int] = set()
         self.facts: collections.Counter = collections.Counter()
+        self.messages: collections.Counter = collections.Counter()
 
     def add(self, doc: dict) -> None:
         for i, step in enumerate(doc["steps"]):
@@ -49,7 +51,12 @@ class Coverage:
             self.facts["zero stride"] += 0 in step["stride"]
             self.facts["copy"] += step["storage"] > 0
             self.facts["offset"] += step["storage_offset"] > 0
+            self.facts["negative size"] += any(size < 0 for size in step["shape"])
+            self.facts["two ellipses run"] += step["code"].startswith("[") and (
+                step["code"].count("...") >= 2)
         self.errors[doc["error"]["type"] if doc["error"] else None] += 1
+        if doc["error"]:
+            self.messages[doc["error"]["message"]] += 1
         self.facts["values"] += doc["values"] is not None
 
 
@@ -75,8 +82,53 @@ def test_explain_matches_torch(seed: int) -> None:
     assert coverage.ranks >= {0, 1, 2, 3, 4, 5}
     assert {"RuntimeError", "IndexError", "ValueError", "ExpressionError", None} <= set(
         coverage.errors)
-    assert all(coverage.facts[k] > 0 for k in ("zero-size", "zero stride", "copy", "offset",
-                                               "values"))
+    never = [k for k in ("zero-size", "zero stride", "copy", "offset", "values", "negative size",
+                         "two ellipses run") if not coverage.facts[k]]
+    assert not never, f"never generated: {never}"
+    seen = "\n".join(coverage.messages)
+    missing = [m for m in HOSTILE_MESSAGES if m not in seen]
+    assert not missing, f"hostile arguments never reached: {missing}"
+
+
+# torch errors that only hostile arguments reach; every seed's chains must meet each of them
+HOSTILE_MESSAGES = (
+    "SymIntArrayRef expected to contain only concrete integers",  # an int below -2**62
+    "view size is not compatible",
+    "numel: integer multiplication overflow",  # a -1 inferred from a wrapped int64 product
+    "Storage size calculation overflowed",
+    "narrow(): length must be non-negative.",
+)
+
+
+@pytest.mark.torch
+def test_dims_expand_left_negative_match_torch() -> None:
+    """Chains that cut a dim expand left negative (an empty tensor lets it through): split,
+    unbind, chunk, tensor_split, narrow and select on it, compared with torch."""
+    rng = random.Random(30)
+    generator = ChainGenerator(rng, torch)
+    mismatches, messages = [], collections.Counter()
+    for _ in range(400):
+        shape = [rng.choice((0, 1, 2)) for _ in range(rng.randint(1, 3))]
+        shape[rng.randrange(len(shape))] = 0
+        base = torch.zeros(shape)
+        expand_text, expand = negative_size(generator, base)
+        try:
+            t = expand(base)
+        except Exception:  # noqa: BLE001 - torch refused the sizes: try another
+            continue
+        step_text, _ = rng.choice(NEGATIVE_DIM_MAKERS)(generator, t)
+        expr = f"torch.zeros({tuple(shape)}){expand_text}{step_text}"
+        engine, oracle = explain(expr), torch_explain(expr)
+        if oracle["error"]:
+            messages[oracle["error"]["message"].split(" (")[0][:40]] += 1
+        if without_why(engine) != without_why(oracle):
+            mismatches.append((expr, document_differences(engine, oracle)))
+    shown = "\n".join(f"  {expr}\n    {diffs}" for expr, diffs in mismatches[:SHOWN])
+    assert not mismatches, f"{len(mismatches)} chains differ:\n{shown}"
+    reached = "\n".join(messages)
+    for message in ("narrow(): length must be non-negative.", "cannot create std::vector",
+                    "start out of range", "select(): index"):
+        assert message in reached, f"never reached: {message} (reached {dict(messages)})"
 
 
 # Minimal cases the random chains once found (each a bug fixed in the engine); kept as

@@ -108,7 +108,6 @@ def test_columns_point_at_the_problem() -> None:
     ("torch.arange(6).view(-True)", 1),
     ("torch.arange(6).view(1j)", 1),
     ("torch.arange(6).view(1e999)", 1),
-    ("torch.arange(6).view(2, 3)[..., 0, ...]", 2),  # at most one "..." per index
 ])
 def test_outside_the_grammar_is_reported_at_its_step(expr: str, step: int) -> None:
     err = outside(expr)

@@ -31,23 +31,39 @@ def at_column(expr: str, err: ExpressionError) -> str:
     return expr[err.column - 1:]
 
 
-# --- several '...' in one index: torch takes them, the explorer does not ---
+# --- several '...' in one index: modelled while torch reads sizes it stores ---
 
-@pytest.mark.parametrize("index", ["[..., ...]", "[..., 0, ...]", "[0, ..., ..., None]"])
-def test_a_second_ellipsis_is_the_explorers_limit(index: str) -> None:
-    err = refusal(X + index)
-    assert err.step == 2
-    assert "the explorer takes one '...' per index (torch accepts more" in err.message
+PAST_STORAGE = "[" + ", ".join(["..."] * 6) + ", 0]"  # dim 12 of a 3-d tensor: slot 12 of 10
+
+
+@pytest.mark.parametrize("index", ["[..., ...]", "[0, ..., ...]", "[..., 0, ...]"])
+def test_several_ellipses_are_modelled(index: str) -> None:
+    doc = explain(X + index)
+    assert doc["error"] is None, doc["error"]
+
+
+def test_a_read_past_the_size_storage_is_refused_with_its_reason() -> None:
+    error = explain(X + PAST_STORAGE)["error"]
+    assert error["type"] == "ExpressionError" and error["step"] == 2
+    assert "torch would read the size of dim 12 of a 3-d tensor, past the sizes and strides" \
+        in error["message"]
+    assert "not defined" in error["why"]
 
 
 @pytest.mark.torch
-def test_torch_accepts_several_ellipses() -> None:
-    """Why the refusal must not read as a torch rule (checked, not assumed)."""
+def test_torch_reads_zeros_past_the_dims_of_a_small_tensor() -> None:
+    """The model checked, not assumed: sizes read past the dims (inline slots) are 0, and
+    slots 5-9 hold the strides."""
     import torch  # noqa: PLC0415
 
     x = torch.arange(24).view(2, 3, 4)
     assert x[..., ...].shape == (2, 3, 4)
-    assert x[0, ..., ...].shape == (3, 4)
+    with pytest.raises(IndexError, match="for dimension 2 with size 0"):
+        x[..., ..., 0]
+    assert x[..., ..., 0:1].shape == (2, 3, 4)  # length 0 <= stop: applySlice returns self
+    y = torch.arange(8).view(2, 4)  # 5 "..." push dim 5: stride slot 0 (4), so index 3 passes
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        y[..., ..., ..., ..., ..., 3]
 
 
 # --- dtype views and dtypes the explorer does not model ---

@@ -5,7 +5,7 @@ from __future__ import annotations
 from math import prod
 
 from ..dtypes import tensor_type_string
-from ..geometry import INT64_MAX, format_sizes, wrap_int64
+from ..geometry import INT64_MAX, SYMINT_MIN, format_sizes, validate_concrete_ints, wrap_int64
 from ..outcome import Outcome, make_outcome
 from ..reasons import torch_error
 from ..tensor import Tensor
@@ -104,6 +104,8 @@ def _expand_fast(shape: tuple, stride: tuple, sizes: tuple) -> tuple[tuple, tupl
 def expand(t: Tensor, size) -> Outcome:
     """Tensor.expand(*sizes): a view that repeats size-1 dims via stride 0 (never copies)."""
     sizes = size if type(size) is tuple else tuple(size)
+    if sizes and min(sizes) < SYMINT_MIN:  # the CompositeExplicitAutograd kernel takes IntArrayRef
+        validate_concrete_ints(sizes)
     fast = _expand_fast(t[0], t[1], sizes)
     if fast is not None and fast[0] is not None:  # positive sizes, small product: all checked
         result = _new_tuple(Tensor, (fast[0], fast[1], t[2], t[3], t[4], True, t[6] or t))

@@ -43,12 +43,23 @@ def _unpack_slice(item: slice) -> tuple[int, int, int]:
     return start, stop, step if step <= PY_SSIZE_T_MAX else PY_SSIZE_T_MAX
 
 
+class UnknowableRead(Exception):
+    """torch would read a size from memory past the tensor's size and stride storage."""
+
+    def __init__(self, dim: int, ndim: int) -> None:
+        super().__init__(dim, ndim)
+        self.dim, self.ndim = dim, ndim
+
+
 def size_read_past_end(shape: tuple, stride: tuple, dim: int) -> int:
     """What TensorIndexing.h reads as sizes[dim] when two Ellipses push ``dim`` past the end.
 
-    torch does not bounds-check there: c10::SizesAndStrides keeps up to 5 sizes inline followed
-    by 5 strides (zeroed when dims are added), or, past 5 dims, ndim sizes followed by ndim
-    strides on the heap.  Reading beyond that is unknowable; the engine assumes 0 there.
+    applySelect and applySlice index ``self.sym_sizes()`` with ``operator[]``, which does not
+    bounds-check.  c10::SizesAndStrides keeps up to 5 dims inline: 5 size slots, then 5 stride
+    slots, zeroed when dims are added (a new view's storage starts zeroed, and no op in the
+    language shrinks a tensor in place); past 5 dims one heap block holds ndim sizes then ndim
+    strides.  A read inside that storage is exact; one beyond it (inline slot 10 on, heap slot
+    2*ndim on) lands in other memory and raises UnknowableRead.
     """
     ndim = len(shape)
     if dim < ndim:
@@ -57,6 +68,8 @@ def size_read_past_end(shape: tuple, stride: tuple, dim: int) -> int:
     if dim < first_stride_slot:
         return 0
     k = dim - first_stride_slot
+    if k >= first_stride_slot:
+        raise UnknowableRead(dim, ndim)
     return stride[k] if k < ndim else 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from math import prod
 
+from ..contiguity import is_contiguous
 from ..geometry import (
     CONTIGUOUS_STRIDES_CACHE,
     INT64_MAX,
@@ -13,6 +14,7 @@ from ..geometry import (
     contiguous_strides_cached,
     format_sizes,
     infer_size,
+    validate_concrete_ints,
     wrap_int64,
 )
 from ..outcome import Outcome, make_outcome
@@ -52,14 +54,22 @@ def view(t: Tensor, size) -> Outcome:
         stride = _CONTIGUOUS.get(size) or contiguous_strides_cached(size)
         result = _new_tuple(Tensor, (size, stride, t[2], t[3], t[4], True, t[6] or t))
         return _new_tuple(Outcome, (result, "view", (t, size, stride)))
-    # view_impl: infer_size, computeStride, then set_sizes_and_strides with the numel check
+    shape, stride = _view_layout(t, size, numel)
+    return make_outcome(make_view(t, shape, stride, t[2]), "view", (t, shape, stride))
+
+
+def _view_layout(t: Tensor, size: tuple, numel: int) -> tuple[tuple, tuple]:
+    # The CPU view kernel takes IntArrayRef (asIntArrayRefSlow first), then view_impl:
+    # infer_size, computeStride, and alias_with_sizes_and_strides, whose set_sizes_and_strides
+    # replaces negative strides (checked) and refreshes the numel (checked).
+    validate_concrete_ints(size)
     shape = infer_size(size, numel)
     stride = compute_stride(t[0], t[1], shape)
     if stride is None:
         raise torch_error("RuntimeError", _VIEW_REFUSED, "view_refused", t[0], t[1], shape)
-    if not numel:  # a wrapped int64 product may have let a huge shape through infer_size
+    if not numel or prod(shape) != numel:  # a product infer_size wrapped in int64
         stride = check_new_sizes(shape, stride)
-    return make_outcome(make_view(t, shape, stride, t[2]), "view", (t, shape, stride))
+    return shape, stride
 
 
 def view_as(t: Tensor, other: Tensor) -> Outcome:
@@ -67,20 +77,33 @@ def view_as(t: Tensor, other: Tensor) -> Outcome:
     return view(t, other[0])
 
 
-def _reshape_to(t: Tensor, shape: tuple, alias_key: str, copy_key: str) -> Outcome:
-    # aten::reshape: _reshape_alias when computeStride succeeds, else _unsafe_view(clone()).
+def _reshape_to(t: Tensor, size: tuple, alias_key: str, copy_key: str) -> Outcome:
+    # at::native::reshape_symint: a contiguous input is handed to view_symint as asked (so the
+    # view kernel's checks and messages apply); otherwise infer_size_dv, then _reshape_alias
+    # when computeStride succeeds, else _unsafe_view(clone()).
+    numel = prod(t[0])
+    if is_contiguous(t[0], t[1]):
+        shape, stride = _view_layout(t, size, numel)
+        return make_outcome(make_view(t, shape, stride, t[2]), alias_key, (t, shape, stride))
+    shape = infer_size(size, numel)
     stride = compute_stride(t[0], t[1], shape)
-    if stride is not None:
-        if 0 in t[0]:  # a wrapped int64 product may have let a huge shape through infer_size
+    if stride is not None:  # _reshape_alias's CPU kernel takes IntArrayRef
+        validate_concrete_ints(stride)
+        if prod(shape) != numel:  # a product infer_size wrapped in int64
             stride = check_new_sizes(shape, stride)
         return make_outcome(make_view(t, shape, stride, t[2]), alias_key, (t, shape, stride))
-    # the clone is contiguous in the *old* shape; _unsafe_view then re-labels it, and refuses
-    # when only a wrapped product made the element counts agree
-    nbytes = compute_storage_nbytes_contiguous(t[0], t[4].itemsize)  # clone() allocates first
-    if prod(shape) != prod(t[0]):
+    # clone() allocates a contiguous copy in the *old* shape; _unsafe_view then runs
+    # computeStride over it (in int64 arithmetic, which a wrapped product can fool) and
+    # set_sizes_and_strides with its checks
+    nbytes = compute_storage_nbytes_contiguous(t[0], t[4].itemsize)
+    clone_stride = contiguous_strides_cached(t[0])
+    new_stride = compute_stride(t[0], clone_stride, shape)
+    if new_stride is None:
         raise torch_error("RuntimeError", _VIEW_REFUSED, "view_refused", t[0], t[1], shape)
-    storage = copy_storage(t, contiguous_strides_cached(t[0]), nbytes)
-    copy = make_tensor(shape, contiguous_strides_cached(shape), storage, t[4])
+    if prod(shape) != numel:
+        new_stride = check_new_sizes(shape, new_stride)
+    storage = copy_storage(t, clone_stride, nbytes)
+    copy = make_tensor(shape, new_stride, storage, t[4])
     return make_outcome(copy, copy_key, (t, shape))
 
 
@@ -91,8 +114,7 @@ def reshape(t: Tensor, shape) -> Outcome:
     if stride is not None:
         result = _new_tuple(Tensor, (shape, stride, t[2], t[3], t[4], True, t[6] or t))
         return _new_tuple(Outcome, (result, "reshape_alias", (t, shape, stride)))
-    target = infer_size(shape, prod(t[0]))
-    return _reshape_to(t, target, "reshape_alias", "reshape_copy")
+    return _reshape_to(t, shape, "reshape_alias", "reshape_copy")
 
 
 def reshape_as(t: Tensor, other: Tensor) -> Outcome:
@@ -106,14 +128,6 @@ def ravel(t: Tensor) -> Outcome:
     source = made_contiguous[0]
     flat = view(source, (-1,))[0]
     return make_outcome(flat, "ravel", (t, flat, source is not t))
-
-
-SYMINT_MIN = -(2**62)  # c10::SymInt::min_representable_int()
-# torch's first line when flatten's merged size wrapped below SYMINT_MIN (build path included)
-FLATTEN_NOT_CONCRETE = (
-    "/__w/pytorch/pytorch/build/aten/src/ATen/RegisterCPU_3.cpp:5710: SymIntArrayRef expected "
-    "to contain only concrete integers"
-)
 
 
 def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Outcome:
@@ -139,16 +153,13 @@ def flatten(t: Tensor, start_dim: int = 0, end_dim: int = -1) -> Outcome:
     flat = prod(shape[start : end + 1])
     if not -(2**63) <= flat <= INT64_MAX:  # c10::multiply_integers accumulates in int64: an
         flat = wrap_int64(flat)  # empty tensor's (4, 2**62) flattens to 0, as torch's does
-        if flat < SYMINT_MIN:  # a heap SymInt, which the CPU view kernel refuses
-            raise torch_error("RuntimeError", FLATTEN_NOT_CONCRETE, "symint_range", flat)
     merged = shape[:start] + (flat,) + shape[end + 1 :]
     numel = prod(shape)
     stride = _row_major_alias(t, merged, numel)
     if stride is not None:  # what _reshape_to finds for a row-major input, without the detour
         result = _new_tuple(Tensor, (merged, stride, t[2], t[3], t[4], True, t[6] or t))
         return _new_tuple(Outcome, (result, "flatten_alias", (t, merged, stride)))
-    merged = infer_size(merged, numel)  # flatten goes through reshape's checks
-    return _reshape_to(t, merged, "flatten_alias", "flatten_copy")
+    return _reshape_to(t, merged, "flatten_alias", "flatten_copy")  # native::reshape_symint
 
 
 def unflatten(t: Tensor, dim: int, sizes) -> Outcome:

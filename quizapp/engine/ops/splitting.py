@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..geometry import canonicalize_dim, format_sizes, wrap_int64
+from ..geometry import canonicalize_dim, format_sizes, validate_concrete_ints, wrap_int64
 from ..outcome import Outcome, make_outcome
 from ..reasons import torch_error
 from ..tensor import Tensor
@@ -34,7 +34,15 @@ def unbind(t: Tensor, dim: int = 0) -> Outcome:
                 ]
             )
             return _new_tuple(Outcome, (pieces, "unbind", (t, d, count)))
-    pieces = make_pieces(t[0][d], lambda k: select_layout(t, d, k))
+    if count < 0:  # a negative size (expand's quirk): std::vector<Tensor> tensors(size) throws
+        raise torch_error(
+            "RuntimeError",
+            "cannot create std::vector larger than max_size()",
+            "unbind_negative",
+            count,
+            d,
+        )
+    pieces = make_pieces(count, lambda k: select_layout(t, d, k))
     return make_outcome(pieces, "unbind", (t, d, len(pieces)))
 
 
@@ -62,6 +70,11 @@ def split(t: Tensor, split_size, dim: int = 0) -> Outcome:
             f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}",
             "split_zero",
             n,
+        )
+    if n < 0:  # a negative size (expand's quirk): split_symint makes one piece of length n,
+        # and its narrow(dim, 0, n) refuses the length first (TensorShape.cpp narrow_symint)
+        raise torch_error(
+            "RuntimeError", "narrow(): length must be non-negative.", "narrow_length", n
         )
     if split_size == 0:
         count, last = 1, n
@@ -107,7 +120,9 @@ def _wrapped_split_count(n: int, split_size: int) -> tuple[int, int]:
 
 
 def _split_with_sizes(t: Tensor, sizes: tuple, dim: int) -> Outcome:
-    # aten::split_with_sizes: every entry >= 0 (checked in order), then the sum must match.
+    # aten::split_with_sizes: its CompositeExplicitAutograd kernel takes IntArrayRef (checked
+    # before anything else), then every entry >= 0 (in order), then the sum must match.
+    validate_concrete_ints(sizes)
     shape = t[0]
     if not shape:
         raise torch_error(

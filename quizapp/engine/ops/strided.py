@@ -6,9 +6,11 @@ from math import prod
 
 from ..geometry import (
     INT64_MAX,
+    SYMINT_MIN,
     canonicalize_dim,
     compute_storage_nbytes,
     format_sizes,
+    validate_concrete_ints,
     wrap_int64,
 )
 from ..outcome import Outcome, make_outcome
@@ -97,13 +99,6 @@ def unfold(t: Tensor, dimension: int, size: int, step: int) -> Outcome:
     return make_outcome(result, "unfold", (t, result, d, size, step))
 
 
-SYMINT_MIN = -(2**62)  # c10::SymInt cannot hold anything below this as a plain integer
-# What the CPU as_strided kernel says when an op hands it SymInt strides (unsqueeze does) and
-# one wrapped below SYMINT_MIN, i.e. became a heap SymInt: torch's first line, build path included.
-SYMINT_NOT_CONCRETE = (
-    "/__w/pytorch/pytorch/build/aten/src/ATen/RegisterCPU_0.cpp:1754: SymIntArrayRef expected "
-    "to contain only concrete integers"
-)
 
 
 def checked_storage_offset(t: Tensor, shape: tuple, stride: tuple, offset: int) -> int:
@@ -120,8 +115,7 @@ def check_symint_strides(t: Tensor, shape: tuple, stride: tuple, offset: int) ->
     """Strides an op computed as SymInts (wrapping int64 products) before as_strided_symint:
     below SYMINT_MIN the CPU kernel refuses them, otherwise as_strided's checks apply."""
     stride = tuple([wrap_int64(st) for st in stride])
-    if min(stride) < SYMINT_MIN:
-        raise torch_error("RuntimeError", SYMINT_NOT_CONCRETE, "symint_range", min(stride))
+    validate_concrete_ints(stride)  # the CPU as_strided kernel takes IntArrayRef
     check_as_strided(t, shape, stride, offset)
     return stride
 
@@ -186,6 +180,7 @@ def check_as_strided(t: Tensor, size: tuple, stride: tuple, offset: int) -> None
 def as_strided(t: Tensor, size, stride, storage_offset: int | None = None) -> Outcome:
     """Tensor.as_strided(size, stride, storage_offset): exactly that metadata over t's storage."""
     size, stride = tuple(size), tuple(stride)
+    validate_concrete_ints(size + stride)  # the CPU kernel takes IntArrayRef, checked first
     offset = t[2] if storage_offset is None else storage_offset  # default: the input's offset
     if (
         size
