@@ -9,7 +9,7 @@ import re
 import zipfile
 
 import pytest
-from sets_support import SLUG_RE, right_answer, shown_item, wrong_answer
+from sets_support import SLUG_RE, puzzle_of, right_answer, shown_item, wrong_answer
 from sqlalchemy import func, select
 from webtest_support import csrf_token, login, logout, register
 
@@ -416,3 +416,27 @@ def test_a_saved_set_keeps_its_items_when_the_bank_changes_and_labels_a_retired_
     assert re.findall(r'<h3 class="set-item-title">(.*?)</h3>', after) == titles
     assert after.count('<span class="badge retired">retired</span>') == 1
     assert "retired from the bank" in client.get(f"/sets/{slug}/print").text
+
+
+def test_a_puzzle_with_options_is_answered_by_its_pick_alone(app, client, skill_bank):
+    """Options are picked as on the study pages, without JavaScript: the pick is the answer."""
+    register(client, "picker")
+    slug = save(client, levels="principal", families="viewable_shapes", count="2",
+                puzzles="2", time_limit="")
+    attempt_url = start(client, slug)
+    for right in (True, False):
+        page = client.get(attempt_url)
+        _, key, position = shown_item(page.text)
+        assert 'type="checkbox" name="pick"' in page.text
+        answer = puzzle_of(key)["answer"]  # the letters of every option that applies
+        letters = "abcdefgh"[:len(puzzle_of(key)["choices"])]
+        picks = answer if right else [letter for letter in letters if letter not in answer]
+        response = client.post(f"{attempt_url}/answer", data={
+            "csrf_token": csrf_token(page.text), "position": str(position), "pick": picks,
+            "answer": ""})
+        assert response.status_code == 303
+    result = client.get(attempt_url)
+    assert "Your result: <span data-score>1</span> of 2 right" in result.text
+    beyond = client.post(f"{attempt_url}/answer", data={
+        "csrf_token": csrf_token(result.text), "position": "50", "answer": "A"})
+    assert beyond.status_code == 400
