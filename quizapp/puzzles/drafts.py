@@ -29,7 +29,9 @@ class Draft:
 
     ``oracle_expr`` is a torch expression over the code's names whose value is the answer;
     ``oracle_tail``, when set, is code that assigns ``answer`` itself (choice kinds, try/except).
-    ``notes`` holds, per choice, why that option is right or wrong.
+    ``notes`` holds, per choice, why that option is right or wrong. ``free`` lists the
+    positions of a tuple answer where any integer is accepted: the strides of size-1 dims,
+    which never reach an element (the cards teach never to rely on them).
     """
 
     prompt: str
@@ -45,26 +47,56 @@ class Draft:
     notes: tuple[str, ...] = ()
     mistakes: tuple[Mistake, ...] = ()
     traced: tuple[str, ...] = field(default=())
+    free: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class FeedbackTable:
-    """What check() may say about wrong answers of one puzzle."""
+    """What check() may say about wrong answers of one puzzle, and the tuple positions where
+    any value is right (``Draft.free``)."""
 
     mistakes: tuple[Mistake, ...]
     notes: tuple[str, ...]
+    free: tuple[int, ...] = ()
 
 
-def collect_mistakes(answer: Any, candidates: list[tuple[Any, str]]) -> tuple[Mistake, ...]:
-    """Keep candidates that differ from the answer and from each other (first wording wins)."""
+def size_one_dims(shape: list[int] | tuple[int, ...]) -> tuple[int, ...]:
+    """The dims of size 1: a stride there is multiplied only by index 0, so it never matters."""
+    return tuple(d for d, n in enumerate(shape) if n == 1)
+
+
+def agrees_outside(value: Any, answer: Any, free: tuple[int, ...]) -> bool:
+    """``value == answer``, except that tuple positions in ``free`` may hold any integer."""
+    if not free or not isinstance(value, list) or not isinstance(answer, list):
+        return value == answer
+    return len(value) == len(answer) and all(
+        v == a for i, (v, a) in enumerate(zip(value, answer, strict=True)) if i not in free)
+
+
+def collect_mistakes(
+    answer: Any, candidates: list[tuple[Any, str]], free: tuple[int, ...] = ()
+) -> tuple[Mistake, ...]:
+    """Keep candidates that differ from the answer (outside ``free``) and from each other
+    (first wording wins)."""
     kept: list[Mistake] = []
     seen = [answer]
     for value, feedback in candidates:
-        if value is None or value in seen:
+        if value is None or any(agrees_outside(value, s, free) for s in seen):
             continue
         seen.append(value)
         kept.append(Mistake(value, feedback))
     return tuple(kept)
+
+
+def free_stride_note(shape: list[int], stride: list[int]) -> str:
+    """The sentence a stride answer with size-1 dims ends with ("" without them)."""
+    free = size_one_dims(shape)
+    if not free:
+        return ""
+    which = ", ".join(f"dim {d}" for d in free)
+    told = ", ".join(str(stride[d]) for d in free)
+    return (f" Size 1 at {which}: a stride there only ever multiplies index 0, so no element "
+            f"depends on it and any value is accepted (torch reports {told}; do not rely on it).")
 
 
 def compute_single_trace_draft(
@@ -79,6 +111,7 @@ def compute_single_trace_draft(
     hints: tuple[str, str],
     concepts: tuple[str, ...],
     mistakes: tuple[Mistake, ...],
+    free: tuple[int, ...] = (),
 ) -> Draft:
     """A typed draft about one traced chain: the explanation walks that chain's steps."""
     return Draft(
@@ -92,6 +125,7 @@ def compute_single_trace_draft(
         concepts=concepts,
         mistakes=mistakes,
         traced=(chain.expr,),
+        free=free,
     )
 
 
@@ -111,9 +145,11 @@ def compute_stride_question(
     """The "What does y.stride() return?" draft; its answer is the trace's final strides.
 
     The conclusion reads "`y.stride()` is (..)" followed by ``because`` (its own punctuation
-    included); ``found`` are the candidate mistakes, filtered by collect_mistakes.
+    included); ``found`` are the candidate mistakes, filtered by collect_mistakes. Strides of
+    size-1 dims are not graded (``Draft.free``), and the conclusion says why.
     """
     answer = tr.final["stride"]
+    free = size_one_dims(tr.final["shape"])
     return compute_single_trace_draft(
         chain,
         tr,
@@ -121,10 +157,12 @@ def compute_stride_question(
         answer_kind="tuple",
         answer=answer,
         oracle_expr="y.stride()",
-        conclusion=f"{code('y.stride()')} is {fmt_tuple(answer)}{because}",
+        conclusion=f"{code('y.stride()')} is {fmt_tuple(answer)}{because}"
+        + free_stride_note(tr.final["shape"], answer),
         hints=hints,
         concepts=concepts,
-        mistakes=collect_mistakes(answer, found),
+        mistakes=collect_mistakes(answer, found, free),
+        free=free,
     )
 
 
@@ -148,6 +186,7 @@ def to_choice(draft: Draft, rng: PuzzleRng, max_options: int = 4) -> Draft:
         mistakes=tuple(Mistake(letters[k], notes[k]) for k in range(len(order)) if order[k] != 0),
         oracle_expr="",
         oracle_tail=tail,
+        free=(),
     )
 
 
@@ -187,7 +226,7 @@ def assemble(
         "hints": list(draft.hints),
         "concepts": list(draft.concepts),
     }
-    return puzzle, FeedbackTable(draft.mistakes, draft.notes)
+    return puzzle, FeedbackTable(draft.mistakes, draft.notes, draft.free)
 
 
 @dataclass(frozen=True, slots=True)

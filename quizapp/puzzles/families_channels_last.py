@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from quizapp.engine.contiguity import is_contiguous_in_format
 from quizapp.puzzles import op_makers as om
 from quizapp.puzzles.chains import Chain, Op, args_text, ctor_text
 from quizapp.puzzles.distractors import (
     channels_last_strides,
     contiguous_strides,
 )
-from quizapp.puzzles.drafts import Draft, Family, Mistake, compute_stride_question
+from quizapp.puzzles.drafts import (
+    Draft,
+    Family,
+    Mistake,
+    collect_mistakes,
+    compute_stride_question,
+    size_one_dims,
+)
 from quizapp.puzzles.families_contiguity import balanced_chain
 from quizapp.puzzles.rendering import code, explanation, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
@@ -46,22 +54,25 @@ def channels_last_chain(rng: PuzzleRng) -> tuple[Chain, str]:
 
 
 def build_channels_last_strides(rng: PuzzleRng, level: str) -> Draft:
-    chain, how = channels_last_chain(rng)
-    tr = trace(chain.expr)
-    shape = tr.final["shape"]
-    nhwc = [shape[0]] + shape[2:] + [shape[1]]
-    found = [
-        (
-            contiguous_strides(shape),
-            "Those are the contiguous (NCHW) strides. channels_last keeps "
-            "the shape but stores C innermost, so C gets stride 1.",
-        ),
-        (
-            contiguous_strides(nhwc),
-            "Those are the strides of an NHWC tensor listed in NHWC order; "
-            "y's dims are still ordered N, C, H, W, so list the stride of each of those.",
-        ),
-    ]
+    for _attempt in range(8):  # until a known mistake differs where strides count (C > 1)
+        chain, how = channels_last_chain(rng)
+        tr = trace(chain.expr)
+        shape = tr.final["shape"]
+        nhwc = [shape[0]] + shape[2:] + [shape[1]]
+        found = [
+            (
+                contiguous_strides(shape),
+                "Those are the contiguous (NCHW) strides. channels_last keeps "
+                "the shape but stores C innermost, so C gets stride 1.",
+            ),
+            (
+                contiguous_strides(nhwc),
+                "Those are the strides of an NHWC tensor listed in NHWC order; "
+                "y's dims are still ordered N, C, H, W, so list the stride of each of those.",
+            ),
+        ]
+        if collect_mistakes(tr.final["stride"], found, size_one_dims(shape)):
+            break
     return compute_stride_question(
         chain,
         tr,
@@ -83,6 +94,14 @@ def memory_format(chain: Chain) -> str:
     return "torch.channels_last_3d" if len(shape) == 5 else "torch.channels_last"
 
 
+def channels_last_mismatches(shape: list[int], stride: list[int]) -> list[str]:
+    """Each dim of size above 1 whose stride differs from the channels-last one, described."""
+    wanted = channels_last_strides(shape)
+    return [f"dim {d} (size {n}) has stride {s}, not {w}"
+            for d, (n, s, w) in enumerate(zip(shape, stride, wanted, strict=True))
+            if n != 1 and s != w]
+
+
 def build_channels_last_contiguity(rng: PuzzleRng, level: str) -> Draft:
     def make() -> Chain:
         chain, _ = channels_last_chain(rng)
@@ -92,39 +111,39 @@ def build_channels_last_contiguity(rng: PuzzleRng, level: str) -> Draft:
             chain = Chain(chain.ctor, chain.x_ops, chain.y_ops + extra)
         return chain
 
-    def with_probe(chain: Chain) -> str:
-        return chain.expr + f".contiguous(memory_format={memory_format(chain)})"
-
     def probe(tr: Trace) -> bool:
-        return tr.copied_at(len(tr.steps) - 2) is None
+        fmt = "channels_last_3d" if len(tr.final["shape"]) == 5 else "channels_last"
+        return is_contiguous_in_format(tuple(tr.final["shape"]), tuple(tr.final["stride"]), fmt)
 
-    chain, tr = balanced_chain(rng, make, probe, with_probe)
+    chain, tr = balanced_chain(rng, make, probe)
     answer = probe(tr)
     fmt = memory_format(chain)
-    y = tr.steps[-2]
+    y = tr.final
     wanted = fmt_tuple(channels_last_strides(y["shape"]))
-    reason = (
-        f"y has strides {fmt_tuple(y['stride'])}; a channels-last tensor of shape "
-        f"{fmt_tuple(y['shape'])} has strides {wanted} (size-1 dims aside), so "
-        f"{code(f'y.contiguous(memory_format={fmt})')} "
-        + ("returns y itself." if answer else "has to copy.")
-    )
+    ones = [d for d, n in enumerate(y["shape"]) if n == 1]
+    if answer:
+        reason = (f"y has strides {fmt_tuple(y['stride'])} and a channels-last tensor of shape "
+                  f"{fmt_tuple(y['shape'])} has {wanted}; they agree on every dim of size above 1")
+        if y["stride"] != channels_last_strides(y["shape"]):
+            reason += (f" (size-1 dims {', '.join(map(str, ones))} differ, and a size-1 dim's "
+                       "stride never counts)")
+        reason += f", so {code(f'y.is_contiguous(memory_format={fmt})')} is True."
+    else:
+        reason = (f"y has strides {fmt_tuple(y['stride'])} where a channels-last tensor of shape "
+                  f"{fmt_tuple(y['shape'])} has {wanted}: "
+                  f"{'; '.join(channels_last_mismatches(y['shape'], y['stride']))}, so "
+                  f"{code(f'y.is_contiguous(memory_format={fmt})')} is False.")
     return Draft(
         prompt=f"What does {code(f'y.is_contiguous(memory_format={fmt})')} return?",
         code=chain.code(),
         answer_kind="bool",
         answer=answer,
         oracle_expr=f"y.is_contiguous(memory_format={fmt})",
-        explanation=explanation(
-            [tr],
-            reason,
-            intro="The last step asks the engine for a "
-            "channels-last copy: it only copies when y is not already "
-            "channels-last contiguous.",
-        ),
+        explanation=explanation([tr], reason),
         hints=(
             "Channels-last contiguous means the strides are those of an N, H, W, C memory order "
-            "for the (N, C, H, W) shape: C has stride 1.",
+            "for the (N, C, H, W) shape (C has stride 1), leaving out every dim of size 1: with "
+            "one entry, its stride is never used.",
             f"For this shape those strides would be {wanted}; y has {fmt_tuple(y['stride'])}.",
         ),
         concepts=("channels-last", "memory-format", "contiguity"),

@@ -98,9 +98,10 @@ def build_contiguous_after(rng: PuzzleRng, level: str) -> Draft:
         oracle_expr="y.is_contiguous()",
         conclusion=contiguity_reason(tr.final, answer),
         hints=(
-            "A tensor is contiguous when its strides are exactly the row-major strides of its "
-            "shape: stride 1 for the last dim, and for any other dim the number of elements all "
-            "later dims hold together.",
+            "A tensor is contiguous when, leaving out every dim of size 1 (with one entry its "
+            "stride is never used), its strides are the row-major strides of its shape: stride 1 "
+            "for the last dim, and for any other dim the number of elements all later dims hold "
+            "together.",
             f"y has shape {fmt_tuple(tr.final['shape'])} and strides "
             f"{fmt_tuple(tr.final['stride'])}.",
         ),

@@ -13,6 +13,7 @@ from quizapp.puzzles.drafts import (
     collect_mistakes,
     compute_single_trace_draft,
     compute_stride_question,
+    size_one_dims,
 )
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_tuple, sentence
 from quizapp.puzzles.rng import PuzzleRng
@@ -81,8 +82,9 @@ def build_clone_strides(rng: PuzzleRng, level: str) -> Draft:
                 "slicing, no zero strides from expand and no overlap.",
             ),
         ]
-        if collect_mistakes(answer, found):
-            break
+        free = size_one_dims(tr.final["shape"])
+        if collect_mistakes(answer, found, free) and len(free) < len(answer):
+            break  # a known mistake to answer, and some dim whose stride counts
     because = ": " + (
         "x is dense (non-overlapping, no gaps), so the copy keeps its strides exactly."
         if x["stride"] == answer
@@ -114,20 +116,47 @@ def plural(count: int, word: str) -> str:
 DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "bfloat16")
 
 
+def exempt_contiguous_ops(rng: PuzzleRng, shape: tuple[int, ...]) -> tuple[Op, ...]:
+    """Calls leaving x contiguous although its strides are not the row-major ones: a new size-1
+    dim swapped with its right neighbour keeps an odd stride (the size-1 exemption)."""
+    d = rng.randint(0, len(shape) - 1)
+    inserted = shape[:d] + (1,) + shape[d:]
+    swapped = inserted[:d] + (inserted[d + 1], 1) + inserted[d + 2 :]
+    ops: tuple[Op, ...] = (Op(f".unsqueeze({d})", inserted, "unsqueeze"),
+                           Op(f".transpose({d}, {d + 1})", swapped, "transpose"))
+    if rng.chance(50):  # a narrow of the outermost dim keeps it contiguous, at an offset
+        ops += (Op(f".narrow(0, 1, {swapped[0] - 1})", (swapped[0] - 1,) + swapped[1:], "narrow"),)
+    return ops
+
+
+# What a principal must see through (tests/puzzles/test_puzzles_levels.py): x is made by two
+# calls or more, and an x that needs no copy is contiguous only by the size-1 exemption.
+BYTES_MIN_OPS = 2
+
+
 def build_contiguous_bytes(rng: PuzzleRng, level: str) -> Draft:
-    shape = random_shape(rng, rng.randint(2, 4), 2, 6)
-    dtype = rng.choice(DTYPES)
+    want_copy = rng.chance(55)
     makers = (om.permute, om.stepped_slice, om.narrow, om.select, om.transpose, om.expand)
-    x_ops = om.grow(rng, shape, makers, rng.randint(0, 3) if rng.chance(80) else 0)
-    chain = Chain(
-        ctor_text(rng.choice(("empty", "zeros")), shape, dtype),
-        x_ops,
-        (Op(".contiguous()", (), "contiguous"),),
-    )
-    tr = trace(chain.expr)
-    x, y = tr.steps[chain.x_step], tr.final
+    for _attempt in range(24):
+        shape = random_shape(rng, rng.randint(2, 4), 2, 6)
+        dtype = rng.choice(DTYPES)
+        if want_copy:
+            x_ops = om.grow(rng, shape, makers, rng.randint(BYTES_MIN_OPS, 3))
+        else:
+            x_ops = exempt_contiguous_ops(rng, shape)
+        chain = Chain(
+            ctor_text(rng.choice(("empty", "zeros")), shape, dtype),
+            x_ops,
+            (Op(".contiguous()", (), "contiguous"),),
+        )
+        tr = trace(chain.expr)
+        x, y = tr.steps[chain.x_step], tr.final
+        copied = tr.copied_at(chain.x_step) is not None
+        if len(x_ops) >= BYTES_MIN_OPS and copied == want_copy:
+            break
+    else:
+        raise GenerationError("no contiguous_bytes chain of the wanted kind")
     size = itemsize(y)
-    copied = tr.copied_at(chain.x_step) is not None
     answer = y["numel"] * size if copied else 0
     found = [
         (
@@ -155,7 +184,11 @@ def build_contiguous_bytes(rng: PuzzleRng, level: str) -> Draft:
             f"shows (broadcast ones included) at {plural(size, 'byte')} each: {answer} bytes."
         )
     else:
-        conclusion = "x is already contiguous, so contiguous() returns x itself: 0 bytes."
+        conclusion = (
+            f"x is already contiguous: its strides {fmt_tuple(x['stride'])} differ from the "
+            f"row-major {fmt_tuple(contiguous_strides(x['shape']))} only on size-1 dims, whose "
+            "stride never counts. So contiguous() returns x itself: 0 bytes."
+        )
     return compute_single_trace_draft(
         chain,
         tr,

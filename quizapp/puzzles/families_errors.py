@@ -8,166 +8,99 @@ from quizapp.puzzles.chains import ctor_text, random_shape
 from quizapp.puzzles.drafts import Draft, Family
 from quizapp.puzzles.rendering import LETTERS, code, explanation, sentence
 from quizapp.puzzles.rng import PuzzleRng
-from quizapp.puzzles.tracing import Trace, trace_outcome
+from quizapp.puzzles.tracing import GenerationError, Trace, trace_outcome
 
 NO_ERROR = "No error"
-Scenario = tuple[str, str, list[str]]  # x's code, the call asked about, related calls
+# x's code, the call asked about, and misreadings of x: (code of the tensor a reader may take x
+# for, what that reader overlooked). Distractors are what this very call does on a misreading,
+# never what some other call does: every option must be a mistake someone could make here.
+Scenario = tuple[str, str, list[tuple[str, str]]]
 
 
 def view_of_transposed(rng: PuzzleRng) -> Scenario:
     a, b = random_shape(rng, 2, 2, 6)
-    return (
-        ctor_text("empty", (a, b)) + ".t()",
-        f".view({a * b})",
-        [f".view({a * b + a})", ".view(-1, -1)", f".reshape({a * b})", f".view({b}, {a})"],
-    )
+    ctor = ctor_text("empty", (a, b))
+    return ctor + ".t()", f".view({a * b})", [(ctor, "the `.t()`")]
 
 
 def view_of_sliced(rng: PuzzleRng) -> Scenario:
+    """x steps through its middle dim: merging it with the last dim fails, with the first works."""
     a, b, c = random_shape(rng, 3, 2, 5)
-    return (
-        ctor_text("empty", (a, b, 2 * c)) + "[:, :, ::2]",
-        f".view({a * b}, {c})",
-        [f".view({a}, {b * c})", f".view({a * b * c})", f".view({a * b}, -1, -1)"],
-    )
+    ctor = ctor_text("empty", (a, 2 * b, c))
+    call = rng.choice((f".view({a * b}, {c})", f".view({a}, {b * c})", f".view({a * b * c})"))
+    return ctor + "[:, ::2]", call, [(ctor, "the `[:, ::2]`, which halves dim 1")]
 
 
 def select_out_of_range(rng: PuzzleRng) -> Scenario:
     a, b, c = random_shape(rng, 3, 2, 5)
-    return (
-        ctor_text("empty", (a, b, c)),
-        f".select(1, {b})",
-        [f"[:, {b}]", ".select(3, 0)", f".narrow(1, {b}, 1)", f".select(1, {b - 1})"],
-    )
+    return ctor_text("empty", (a, b, c)), f".select(1, {b})", []
 
 
 def narrow_overflow(rng: PuzzleRng) -> Scenario:
     a, b = random_shape(rng, 2, 3, 6)
     start = rng.randint(1, b - 1)
-    return (
-        ctor_text("empty", (a, b)),
-        f".narrow(1, {start}, {b - start + 1})",
-        [
-            f".narrow(1, {b + 1}, 0)",
-            f".narrow(1, {start}, {b - start})",
-            f".select(1, {b})",
-            f".narrow(2, 0, {b})",
-        ],
-    )
+    return ctor_text("empty", (a, b)), f".narrow(1, {start}, {b - start + 1})", []
 
 
 def expand_mismatch(rng: PuzzleRng) -> Scenario:
     a, b = random_shape(rng, 2, 2, 5)
     c = rng.randint(2, 4)
-    return (
-        ctor_text("empty", (a, b)),
-        f".expand({c}, {a}, {b + 1})",
-        [
-            f".expand({b})",
-            f".expand(-1, {a}, {b})",
-            f".expand({c}, {a}, {b})",
-            f".expand({a + 1}, {b})",
-        ],
-    )
+    return ctor_text("empty", (a, b)), f".expand({c}, {a}, {b + 1})", []
 
 
 def negative_step(rng: PuzzleRng) -> Scenario:
     a, b = random_shape(rng, 2, 2, 6)
-    return (
-        ctor_text("empty", (a, b)),
-        rng.choice(("[::-1]", "[:, ::-1]")),
-        ["[::0]", "[:, ::2]", f"[{a}]", "[::-2, 0]"],
-    )
+    return ctor_text("empty", (a, b)), rng.choice(("[::-1]", "[:, ::-1]")), []
 
 
 def t_on_3d(rng: PuzzleRng) -> Scenario:
     shape = random_shape(rng, 3, 2, 5)
-    return (ctor_text("empty", shape), ".t()", [".mT", ".transpose(0, 3)", ".permute(1, 0)"])
+    return ctor_text("empty", shape), ".t()", []
 
 
 def permute_wrong(rng: PuzzleRng) -> Scenario:
     shape = random_shape(rng, 3, 2, 5)
-    return (
-        ctor_text("empty", shape),
-        rng.choice((".permute(0, 1)", ".permute(2, 0, 2)")),
-        [".permute(0, 1)", ".permute(2, 0, 2)", ".permute(0, 1, 3)", ".permute(2, 0, 1)"],
-    )
+    return ctor_text("empty", shape), rng.choice((".permute(0, 1)", ".permute(2, 0, 2)")), []
 
 
 def unflatten_wrong(rng: PuzzleRng) -> Scenario:
     a, b = rng.randint(2, 4), rng.choice((6, 8, 9, 10, 12))
     bad = b + rng.randint(1, 3)
     f = next(d for d in range(2, b) if b % d == 0)
-    return (
-        ctor_text("empty", (a, b)),
-        f".unflatten(1, ({f}, {bad // f + 1}))",
-        [
-            f".unflatten(1, ({f}, -1))",
-            ".unflatten(1, (-1, -1))",
-            f".view({a}, {bad})",
-            f".unflatten(2, ({f}, {b // f}))",
-        ],
-    )
+    return ctor_text("empty", (a, b)), f".unflatten(1, ({f}, {bad // f + 1}))", []
 
 
 def diagonal_same_dims(rng: PuzzleRng) -> Scenario:
     shape = random_shape(rng, 3, 2, 5)
-    return (
-        ctor_text("empty", shape),
-        ".diagonal(0, 1, 1)",
-        [".diagonal(0, 1, 3)", ".diagonal(9)", ".diagonal(0, 2, 1)", ".diagonal(0, -1, 2)"],
-    )
+    return ctor_text("empty", shape), ".diagonal(0, 1, 1)", []
 
 
 def unfold_too_big(rng: PuzzleRng) -> Scenario:
     n = rng.randint(4, 9)
-    return (
-        ctor_text("empty", (n,)),
-        f".unfold(0, {n + 1}, 1)",
-        [".unfold(0, 2, 0)", f".unfold(0, {n}, 1)", ".unfold(0, -1, 1)", f".unfold(1, {n}, 1)"],
-    )
+    return ctor_text("empty", (n,)), f".unfold(0, {n + 1}, 1)", []
 
 
 def as_strided_bounds(rng: PuzzleRng) -> Scenario:
     a, b = random_shape(rng, 2, 2, 5)
     n = a * b - rng.randint(1, 2)
-    return (
-        ctor_text("empty", (n,)),
-        f".as_strided(({a}, {b}), ({b}, 1))",
-        [
-            f".as_strided(({a}, {b}), ({b},))",
-            f".as_strided(({a}, {b}), (-1, 1))",
-            f".as_strided(({a}, {b - 1}), ({b - 1}, 1))",
-            f".as_strided(({a}, {b}), ({b}, 1), -1)",
-        ],
-    )
+    return ctor_text("empty", (n,)), f".as_strided(({a}, {b}), ({b}, 1))", []
 
 
 def contiguous_preserve(rng: PuzzleRng) -> Scenario:
     shape = random_shape(rng, 3, 2, 5)
-    return (
-        ctor_text("empty", shape) + ".transpose(0, 1)",
-        ".contiguous(memory_format=torch.preserve_format)",
-        [
-            ".clone(memory_format=torch.preserve_format)",
-            ".contiguous()",
-            ".contiguous(memory_format=torch.channels_last)",
-        ],
-    )
+    ctor = ctor_text("empty", shape)
+    return (ctor + ".transpose(0, 1)", ".contiguous(memory_format=torch.preserve_format)",
+            [(ctor, "nothing: the format is refused whatever the layout")])
 
 
 def mt_on_1d(rng: PuzzleRng) -> Scenario:
     n = rng.randint(3, 8)
-    return (ctor_text("empty", (n,)), ".mT", [".t()", ".T", ".transpose(0, 1)", ".movedim(0, 0)"])
+    return ctor_text("empty", (n,)), ".mT", []
 
 
 def movedim_repeated(rng: PuzzleRng) -> Scenario:
     shape = random_shape(rng, 3, 2, 5)
-    return (
-        ctor_text("empty", shape),
-        ".movedim((0, 0), (1, 2))",
-        [".movedim((0, 1), (1,))", ".movedim((0, 1), (2, 2))", ".movedim((0, 1), (2, 0))"],
-    )
+    return ctor_text("empty", shape), ".movedim((0, 0), (1, 2))", []
 
 
 SCENARIOS: dict[str, tuple[Callable[[PuzzleRng], Scenario], ...]] = {
@@ -206,33 +139,48 @@ def outcome_reason(tr: Trace) -> str:
     return f"It raises {code(tr.error_text())}. {sentence(tr.error_why())}".rstrip()
 
 
-def build_error_raised(rng: PuzzleRng, level: str) -> Draft:
-    x_code, call, related = rng.choice(SCENARIOS[level])(rng)
-    main = trace_outcome(x_code + call)
+def view_myth() -> str:
+    """What people expect a view of a non-contiguous tensor to raise: the engine's own outcome
+    for a view that does fail for its layout."""
+    return outcome_text(trace_outcome("torch.empty(2, 3).t().view(6)"))
+
+
+def compute_options(x_code: str, call: str, misreadings: list[tuple[str, str]],
+                    main: Trace) -> list[tuple[str, str]]:
+    """The answer first, then the mistakes people make on this very call: the other exception
+    class with the same message, "No error" for a call that raises, the call's outcome on a
+    tensor x is easily mistaken for, and for a view that works, the belief that view needs a
+    contiguous tensor."""
     answer_text = outcome_text(main)
-    unique: list[tuple[str, str]] = [(answer_text, outcome_reason(main))]
-    extras: list[tuple[str, str]] = []
+    found: list[tuple[str, str]] = [(answer_text, outcome_reason(main))]
     if main.error is not None:
         swapped = SWAP_TYPE.get(main.error["type"])
         if swapped:
-            extras.append(
-                (
-                    f"{swapped}: {main.error['message']}",
-                    "Right message, wrong "
-                    f"exception class: torch raises {main.error['type']} here.",
-                )
-            )
-        extras.append(
+            found.append((f"{swapped}: {main.error['message']}", "Right message, wrong "
+                          f"exception class: torch raises {main.error['type']} here."))
+        found.append(
             (NO_ERROR, f"{code('x' + call)} does raise. {sentence(main.error_why())}".rstrip())
         )
-    wanted = 2 if extras else 3  # related outcomes to trace: enough for three distractors
-    for other in rng.shuffled(related):
-        if len(unique) > wanted:
-            break
-        text = outcome_text(trace_outcome(x_code + other))
+    for other_x, overlooked in misreadings:
+        misread = trace_outcome(other_x + call)
+        found.append((outcome_text(misread), f"That is what {code(call.lstrip('.'))} does on "
+                      f"{code(other_x)}; x is not that tensor: you overlooked {overlooked}."))
+    if main.error is None and call.startswith(".view(") and not main.steps[-2]["is_contiguous"]:
+        found.append((view_myth(), "view does not need a contiguous tensor, only that every group "
+                      "of dims it merges is contiguous with itself. " + outcome_reason(main)))
+    unique: list[tuple[str, str]] = []
+    for text, note in found:
         if text not in [u[0] for u in unique]:
-            unique.append((text, f"That is what {code('x' + other)} does, not {code('x' + call)}."))
-    unique += [e for e in extras if e[0] not in [u[0] for u in unique]]
+            unique.append((text, note))
+    return unique
+
+
+def build_error_raised(rng: PuzzleRng, level: str) -> Draft:
+    x_code, call, misreadings = rng.choice(SCENARIOS[level])(rng)
+    main = trace_outcome(x_code + call)
+    unique = compute_options(x_code, call, misreadings, main)
+    if len(unique) < 3:
+        raise GenerationError(f"x{call}: fewer than two plausible wrong outcomes")
     picked = [unique[0]] + rng.sample(unique[1:], min(3, len(unique) - 1))
     order = rng.shuffled(range(len(picked)))
     texts = [picked[i][0] for i in order]

@@ -7,7 +7,13 @@ from dataclasses import replace
 from quizapp.puzzles import op_makers as om
 from quizapp.puzzles.chains import Chain, Op, args_text, ctor_text, random_shape
 from quizapp.puzzles.distractors import contiguous_strides
-from quizapp.puzzles.drafts import Draft, Family, compute_stride_question
+from quizapp.puzzles.drafts import (
+    Draft,
+    Family,
+    collect_mistakes,
+    compute_stride_question,
+    size_one_dims,
+)
 from quizapp.puzzles.families_views import VIEW_RULE, noncontiguous_x, view_reason
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
@@ -35,25 +41,28 @@ def expanded_chain(rng: PuzzleRng, level: str) -> Chain:
 
 
 def build_expand_strides(rng: PuzzleRng, level: str) -> Draft:
-    chain = expanded_chain(rng, level)
-    tr = trace(chain.expr)
-    answer, shape = tr.final["stride"], tr.final["shape"]
-    dense = contiguous_strides(shape)
-    found = [
-        (
-            dense,
-            "Those are the strides of a fresh tensor of this shape, but expand allocates "
-            "nothing: repeated dims get stride 0.",
-        ),
-        (
-            [1 if s == 0 else s for s in answer],
-            "A broadcast dim reads the same element again and again: its stride is 0, not 1.",
-        ),
-        (
-            [dense[d] if s == 0 else s for d, s in enumerate(answer)],
-            "Broadcast dims do not step through memory at all: their stride is 0.",
-        ),
-    ]
+    for _attempt in range(8):  # until a known mistake differs where strides count
+        chain = expanded_chain(rng, level)
+        tr = trace(chain.expr)
+        answer, shape = tr.final["stride"], tr.final["shape"]
+        dense = contiguous_strides(shape)
+        found = [
+            (
+                dense,
+                "Those are the strides of a fresh tensor of this shape, but expand allocates "
+                "nothing: repeated dims get stride 0.",
+            ),
+            (
+                [1 if s == 0 else s for s in answer],
+                "A broadcast dim reads the same element again and again: its stride is 0, not 1.",
+            ),
+            (
+                [dense[d] if s == 0 else s for d, s in enumerate(answer)],
+                "Broadcast dims do not step through memory at all: their stride is 0.",
+            ),
+        ]
+        if collect_mistakes(answer, found, size_one_dims(shape)):
+            break
     return compute_stride_question(
         chain,
         tr,

@@ -10,7 +10,14 @@ from quizapp.puzzles.distractors import (
     in_bytes,
     inclusive_strides,
 )
-from quizapp.puzzles.drafts import Draft, Family, collect_mistakes, compute_single_trace_draft
+from quizapp.puzzles.drafts import (
+    Draft,
+    Family,
+    collect_mistakes,
+    compute_single_trace_draft,
+    free_stride_note,
+    size_one_dims,
+)
 from quizapp.puzzles.rendering import code, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.rules import CONCEPT_OF, rules_for
@@ -32,6 +39,7 @@ def build_fresh_strides(rng: PuzzleRng, level: str) -> Draft:
     chain = Chain(ctor_text(rng.choice(("empty", "zeros", "ones")), shape, dtype))
     tr = trace(chain.expr)
     stride = tr.final["stride"]
+    free = size_one_dims(shape)
     mistakes = collect_mistakes(
         stride,
         [
@@ -47,6 +55,7 @@ def build_fresh_strides(rng: PuzzleRng, level: str) -> Draft:
                 "That is the shape. The stride says how far one step along a dim moves in storage.",
             ),
         ],
+        free,
     )
     unit = (
         f" Strides count elements, so the dtype ({tr.final['dtype']}) does not matter."
@@ -64,6 +73,7 @@ def build_fresh_strides(rng: PuzzleRng, level: str) -> Draft:
             f"{code('x.stride()')} is {fmt_tuple(stride)}: in a fresh "
             f"(row-major) tensor a dim's stride is what all later dims hold together "
             f"(multiply their sizes, a size-1 dim counting as 1).{unit}"
+            + free_stride_note(list(shape), stride)
         ),
         hints=(
             "A fresh tensor is row-major: the last dimension has stride 1 and every other "
@@ -74,6 +84,7 @@ def build_fresh_strides(rng: PuzzleRng, level: str) -> Draft:
         ),
         concepts=("stride", "shape") + (("dtype-itemsize",) if dtype else ()),
         mistakes=mistakes,
+        free=free,
     )
 
 

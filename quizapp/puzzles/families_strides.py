@@ -15,6 +15,8 @@ from quizapp.puzzles.drafts import (
     collect_mistakes,
     compute_single_trace_draft,
     compute_stride_question,
+    free_stride_note,
+    size_one_dims,
     to_choice,
 )
 from quizapp.puzzles.rendering import code, fmt_tuple
@@ -79,9 +81,11 @@ def build_strides_after(rng: PuzzleRng, level: str) -> Draft:
         )
         chain = Chain(ctor_text("empty", shape), x_ops, ops)
         tr = trace(chain.expr)
-        if tr.final["stride"] != contiguous_strides(tr.final["shape"]):
-            break
+        graded = len(tr.final["shape"]) - len(size_one_dims(tr.final["shape"]))
+        if tr.final["stride"] != contiguous_strides(tr.final["shape"]) and graded >= 2:
+            break  # strides to work out, on at least two dims whose stride counts
     answer = tr.final["stride"]
+    free = size_one_dims(tr.final["shape"])
     first = chain.x_step
     if len(ops) > 1:
         strong = (
@@ -101,10 +105,12 @@ def build_strides_after(rng: PuzzleRng, level: str) -> Draft:
         answer_kind="tuple",
         answer=answer,
         oracle_expr="y.stride()",
-        conclusion=f"{code('y.stride()')} is {fmt_tuple(answer)}.",
+        conclusion=f"{code('y.stride()')} is {fmt_tuple(answer)}."
+        + free_stride_note(tr.final["shape"], answer),
         hints=(rules_for(op.kind for op in ops), strong),
         concepts=("stride",) + tuple(sorted({CONCEPT_OF[op.kind] for op in ops})),
-        mistakes=collect_mistakes(answer, stride_mistakes(tr, first)),
+        mistakes=collect_mistakes(answer, stride_mistakes(tr, first), free),
+        free=free,
     )
     return to_choice(draft, rng) if level == "middle" else draft
 
@@ -122,19 +128,23 @@ def stepped_slice_op(rng: PuzzleRng, shape: tuple[int, ...], dims: list[int]) ->
 
 
 def build_slice_strides(rng: PuzzleRng, level: str) -> Draft:
-    if level == "middle":
-        shape = random_shape(rng, 2, 4, 9)
-        x_ops: tuple[Op, ...] = ()
-    else:
-        shape = random_shape(rng, rng.randint(3, 4), 3, 7)
-        x_ops = (om.permute(rng, shape),) if rng.chance(50) else ()
-    start = end_shape(x_ops, shape)
-    dims = sorted(rng.sample(range(len(start)), rng.randint(1, 2 if level == "middle" else 3)))
-    ops = (stepped_slice_op(rng, start, dims),)
-    if level == "senior":
-        ops += om.grow(rng, ops[-1].shape, (om.narrow, om.select, om.transpose), rng.randint(0, 2))
-    chain = Chain(ctor_text("empty", shape), x_ops, ops)
-    tr = trace(chain.expr)
+    for _attempt in range(12):  # until at least two dims whose stride counts are left
+        if level == "middle":
+            shape = random_shape(rng, 2, 4, 9)
+            x_ops: tuple[Op, ...] = ()
+        else:
+            shape = random_shape(rng, rng.randint(3, 4), 3, 7)
+            x_ops = (om.permute(rng, shape),) if rng.chance(50) else ()
+        start = end_shape(x_ops, shape)
+        dims = sorted(rng.sample(range(len(start)), rng.randint(1, 2 if level == "middle" else 3)))
+        ops = (stepped_slice_op(rng, start, dims),)
+        if level == "senior":
+            more = (om.narrow, om.select, om.transpose)
+            ops += om.grow(rng, ops[-1].shape, more, rng.randint(0, 2))
+        chain = Chain(ctor_text("empty", shape), x_ops, ops)
+        tr = trace(chain.expr)
+        if len(tr.final["shape"]) - len(size_one_dims(tr.final["shape"])) >= 2:
+            break
     answer = tr.final["stride"]
     x_stride = tr.steps[chain.x_step]["stride"]
     found = stride_mistakes(tr, chain.x_step)

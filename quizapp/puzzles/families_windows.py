@@ -19,6 +19,7 @@ from quizapp.puzzles.drafts import (
     collect_mistakes,
     compute_single_trace_draft,
     compute_stride_question,
+    size_one_dims,
 )
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_text_value, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
@@ -34,8 +35,11 @@ TOLIST_PLAN = {
         (om.permute, om.transpose, om.select, om.stepped_slice, om.movedim),
         (1, 2),
     ),
-    "senior": ((1, 2), 3, 6, (om.unfold, om.diagonal, om.expand, om.stepped_slice, om.t), (1, 2)),
+    "senior": ((1, 2), 3, 6, (om.unfold, om.diagonal, om.expand, om.stepped_slice, om.t), (2, 3)),
 }
+# Fewest calls y is made with, per level: a senior reads through two rearrangements at least
+# (one expand of a 1-D arange is a junior's puzzle; tests/puzzles/test_puzzles_levels.py).
+TOLIST_MIN_OPS = {"junior": 1, "middle": 1, "senior": 2}
 
 
 def tolist_mistakes(tr: Trace, chain: Chain) -> list[tuple[str, str]]:
@@ -67,7 +71,7 @@ def tolist_mistakes(tr: Trace, chain: Chain) -> list[tuple[str, str]]:
 
 def build_tolist(rng: PuzzleRng, level: str) -> Draft:
     ranks, lo, hi, makers, count = TOLIST_PLAN[level]
-    for _attempt in range(16):
+    for _attempt in range(40):
         shape = random_shape(rng, rng.randint(*ranks), lo, hi)
         x_ops: tuple[Op, ...] = ()
         if level == "senior" and rng.chance(40):
@@ -76,7 +80,7 @@ def build_tolist(rng: PuzzleRng, level: str) -> Draft:
         ops = om.grow(rng, start, makers, rng.randint(*count))
         chain = Chain(arange_text(shape), x_ops, ops)
         tr = trace(chain.expr)
-        if not ops or not 2 <= tr.final["numel"] <= 16:
+        if len(ops) < TOLIST_MIN_OPS[level] or not 2 <= tr.final["numel"] <= 16:
             continue
         answer = fmt_text_value(tr.values)
         mistakes = collect_mistakes(answer, tolist_mistakes(tr, chain))
@@ -105,41 +109,45 @@ def build_tolist(rng: PuzzleRng, level: str) -> Draft:
 
 
 def build_diagonal_strides(rng: PuzzleRng, level: str) -> Draft:
-    shape = random_shape(rng, rng.randint(3, 4), 2, 6)
-    x_ops = (om.permute(rng, shape),) if rng.chance(50) else ()
-    xs = end_shape(x_ops, shape)
-    d1, d2 = rng.sample(range(len(xs)), 2)
-    offset = rng.randint(-(xs[d1] - 1), xs[d2] - 1) if rng.chance(50) else 0
-    k = min(xs[d1], xs[d2] - offset) if offset >= 0 else min(xs[d1] + offset, xs[d2])
-    rest = tuple(s for i, s in enumerate(xs) if i not in (d1, d2))
-    op = Op(f".diagonal(offset={offset}, dim1={d1}, dim2={d2})", rest + (k,), "diagonal")
-    chain = Chain(ctor_text("empty", shape), x_ops, (op,))
-    tr = trace(chain.expr)
-    xst = tr.steps[chain.x_step]["stride"]
-    kept = [s for i, s in enumerate(xst) if i not in (d1, d2)]
-    inplace = list(kept)
-    inplace.insert(min(d1, d2), xst[d1] + xst[d2])
-    found = [
-        (
-            inplace,
-            "The diagonal dim is not put where the two dims were: diagonal() removes both "
-            "and appends the new dim at the end.",
-        ),
-        (
-            kept + [xst[d1]],
-            "One step along the diagonal moves one step along both dims at once, "
-            f"so its stride is the sum {xst[d1]} + {xst[d2]}.",
-        ),
-        (
-            kept + [xst[d2]],
-            "One step along the diagonal moves one step along both dims at once, "
-            f"so its stride is the sum {xst[d1]} + {xst[d2]}.",
-        ),
-        (
-            contiguous_strides(tr.final["shape"]),
-            "diagonal() is a view: it does not get fresh strides for its shape.",
-        ),
-    ]
+    for _attempt in range(8):  # until a known mistake differs where strides count
+        shape = random_shape(rng, rng.randint(3, 4), 2, 6)
+        x_ops = (om.permute(rng, shape),) if rng.chance(50) else ()
+        xs = end_shape(x_ops, shape)
+        d1, d2 = rng.sample(range(len(xs)), 2)
+        offset = rng.randint(-(xs[d1] - 1), xs[d2] - 1) if rng.chance(50) else 0
+        k = min(xs[d1], xs[d2] - offset) if offset >= 0 else min(xs[d1] + offset, xs[d2])
+        rest = tuple(s for i, s in enumerate(xs) if i not in (d1, d2))
+        op = Op(f".diagonal(offset={offset}, dim1={d1}, dim2={d2})", rest + (k,), "diagonal")
+        chain = Chain(ctor_text("empty", shape), x_ops, (op,))
+        tr = trace(chain.expr)
+        xst = tr.steps[chain.x_step]["stride"]
+        kept = [s for i, s in enumerate(xst) if i not in (d1, d2)]
+        inplace = list(kept)
+        inplace.insert(min(d1, d2), xst[d1] + xst[d2])
+        found = [
+            (
+                inplace,
+                "The diagonal dim is not put where the two dims were: diagonal() removes both "
+                "and appends the new dim at the end.",
+            ),
+            (
+                kept + [xst[d1]],
+                "One step along the diagonal moves one step along both dims at once, "
+                f"so its stride is the sum {xst[d1]} + {xst[d2]}.",
+            ),
+            (
+                kept + [xst[d2]],
+                "One step along the diagonal moves one step along both dims at once, "
+                f"so its stride is the sum {xst[d1]} + {xst[d2]}.",
+            ),
+            (
+                contiguous_strides(tr.final["shape"]),
+                "diagonal() is a view: it does not get fresh strides for its shape.",
+            ),
+        ]
+        free = size_one_dims(tr.final["shape"])
+        if collect_mistakes(tr.final["stride"], found, free) and len(free) < len(kept) + 1:
+            break
     return compute_stride_question(
         chain,
         tr,
