@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import shlex
 import shutil
 import sqlite3
 import subprocess
@@ -239,3 +241,29 @@ def test_a_refused_set_leaves_an_existing_file_as_it_was(tmp_path):
                   str(out)])
     assert one_error_line(result).startswith("Error: --family: unknown puzzle family 'nope'")
     assert out.read_text() == "the old set" and leftovers(tmp_path) == ["set.csv"]
+
+
+def shell_commands(path: Path, program: str) -> list[list[str]]:
+    """The ``program set ...`` lines of a Markdown file's shell blocks (comments dropped,
+    continuation lines joined)."""
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", path.read_text(), re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line.split("  #")[0])
+            if words[:2] == [program, "set"]:
+                commands.append(words[2:])
+    return commands
+
+
+def test_the_set_examples_of_the_readme_and_the_docs_run(tmp_path, monkeypatch):
+    examples = (shell_commands(ROOT / "README.md", ".venv/bin/quizapp")
+                + shell_commands(ROOT / "docs" / "practice-sets.md", "quizapp"))
+    runnable = [words for words in examples if "..." not in " ".join(words)
+                and "[" not in " ".join(words)]
+    assert len(runnable) >= 3, examples
+    monkeypatch.chdir(tmp_path)
+    for words in runnable:
+        result = run(words)
+        assert result.exit_code == 0, (words, result.output)
+        output = words[words.index("-o") + 1]
+        assert (tmp_path / output).stat().st_size > 0
