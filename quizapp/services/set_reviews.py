@@ -47,8 +47,7 @@ def add_set_to_reviews(session: Session, user: StudyUser, saved: SavedSet,
     """Queue the set's cards and skills the user has not studied yet as their next new
     items, in the set's order; those already studied keep their schedule."""
     keys = compute_item_keys(saved)
-    rows = session.execute(select(Item.id, Item.kind, Item.key, Item.retired)
-                           .where(tuple_(Item.kind, Item.key).in_(keys))).all()
+    rows = session.scalars(select(Item).where(tuple_(Item.kind, Item.key).in_(keys))).all()
     by_key = {(row.kind, row.key): row for row in rows}
     ids = [row.id for row in rows]
     studied = set(session.scalars(select(ReviewState.item_id).where(
