@@ -50,6 +50,7 @@ run: venv $(RUN_STAMP)
 
 test: venv install
 	$(BIN)/ruff check quizapp tests bench migrations
+	$(BIN)/mypy
 	$(BIN)/quizapp content check
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
 
@@ -71,4 +72,4 @@ constraints:
 	mv $(CONSTRAINTS).new $(CONSTRAINTS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache
