@@ -4,7 +4,7 @@ Revision ID: 0c7e5b2a9d14
 Revises: f6b1d3a8c2e7
 Create Date: 2026-11-30 12:30:00.000000
 
-Found on a database grown to 6,000 cards and 822,000 reviews (notes/s9/scale.md). Every study
+Found on a database grown to 6,000 cards and 822,000 reviews. Every study
 page counts the items on offer (active, and a skill only if this code can generate it): with
 (retired, kind, key) in one index that count never reads an item row. The Stats page counts
 the ratings of the last 30 days and sums the last 14 days' answering time: with was_review,

@@ -4,7 +4,7 @@ Revision ID: 2d9c7f4b6e81
 Revises: 8b2f4d6e1a37
 Create Date: 2026-11-30 16:45:00.000000
 
-Search looks for each term of a query in everything a card shows (notes/s11/browse.md #2: one
+Search looks for each term of a query in everything a card shows (one
 phrase in the title and question found nothing for "channels last" or "movedim"), at the start
 of a word. Lowering and rewriting eight columns on every row of every search took ~0.5 s on a
 5,000-card bank, so the text is kept once per card, written by `content load`

@@ -6,7 +6,7 @@ Create Date: 2026-11-30 15:00:00.000000
 
 A skill's puzzle seed is derived from the user, the item and its state version. Undoing an
 item's first rating deletes its state, so the version is 0 again and the puzzle whose answer
-the person had just seen came back (notes/s10/product.md). The count of undone ratings is
+the person had just seen came back. The count of undone ratings is
 mixed into the seed. Every account starts at 0 (the server default), which keeps the seeds
 they are shown now. Added and dropped with plain ALTER TABLE, as f6b1d3a8c2e7 explains: batch
 mode would rebuild "user", and on SQLite that cascades into every user's reviews.

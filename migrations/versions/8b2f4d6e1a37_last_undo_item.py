@@ -6,7 +6,7 @@ Create Date: 2026-11-30 16:30:00.000000
 
 4e8a1c6d2f90 counts undos per user, and a puzzle page shown before the latest undo could not be
 rated, whichever item was undone: undoing card A in one tab threw away the checked answer to
-puzzle B open in another (notes/s11/review.md #1). With the item of the latest undo stored, a
+puzzle B open in another. With the item of the latest undo stored, a
 page predates an undo of its own item only where that item was undone, or where more than one
 undo came since (then it is not known which, and the page is refused as before). No foreign
 key: items are retired, never deleted. Plain ALTER TABLE, as f6b1d3a8c2e7 explains.

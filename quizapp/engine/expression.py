@@ -21,7 +21,7 @@ from quizapp.engine.steps import (
 __all__ = ["UNSUPPORTED_DTYPE_NAMES", "Chain", "ExpressionError", "Step", "TorchName",
            "parse_expression", "validate_text"]
 
-# The language (issue 2, section 3):
+# The language:
 #   chain       := constructor step*
 #   constructor := torch.<CONSTRUCTOR_NAMES>(args)
 #   step        := .<METHOD_NAMES>(args) | .<tuple op>(args)[k] | .T | .mT | [index]

@@ -78,7 +78,7 @@ def describe_query(name: str, call: ast.Call | None = None) -> str | None:
 
 def _asks_another_format(call: ast.Call) -> bool:
     """Whether is_contiguous(...) names a memory format other than torch.contiguous_format,
-    the default the Contiguous column answers (notes/s11/retest.md #4)."""
+    the default the Contiguous column answers."""
     values = [*call.args, *(keyword.value for keyword in call.keywords)]
     return any(_name_of(value) != "contiguous_format" for value in values)
 

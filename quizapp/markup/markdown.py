@@ -46,7 +46,7 @@ def align_with_classes(state) -> None:
 
 def render_image_as_link(renderer, tokens, idx, options, env) -> str:
     """Render rule: an image becomes a link to it named by its alt text. Pages load nothing
-    from elsewhere and nh3 drops <img>, which took the alt text with it (notes/s11/browse.md f)."""
+    from elsewhere and nh3 drops <img>, which took the alt text with it."""
     token = tokens[idx]
     alt = renderer.renderInlineAsText(token.children or [], options, env).strip()
     label = escapeHtml(f"Image: {alt}" if alt else "Image")

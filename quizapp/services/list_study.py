@@ -28,7 +28,7 @@ from quizapp.services.study_queue import LEARN_AHEAD, QueueView, compute_status
 from quizapp.services.users import StudyUser
 
 # The list's studied cards, for when the next one falls due: an alias, so the Yours filter's own
-# subquery on review_state is not correlated with it (notes/s12/lists.md #1).
+# subquery on review_state is not correlated with it.
 _STUDIED = STATE.alias("studied")
 
 
@@ -51,7 +51,7 @@ def compute_to_study_condition(user_id: int, now: datetime):
 def compute_learning_by_condition(user_id: int, until: datetime):
     """Cards in learning steps for ``user_id`` that are due by ``until``: learned ahead, as the
     queue does, never a review (due at a study day's start, it would count toward the day
-    before; notes/s12/review.md D3)."""
+    before)."""
     return select_own_state(user_id).where(STATE.c.learning.is_(True),
                                            STATE.c.due <= until).exists()
 

@@ -112,8 +112,9 @@ def select_own_state(user_id: int):
 
 def compute_mine_condition(mine: str, viewer: Viewer):
     """The cards the viewer had not rated before today (a card first rated today stays in its
-    list through its learning steps, here and while the list is studied, notes/s12/lists.md #2
-    and retest.md #1), has studied, has due now (a suspended card is not due), or suspended."""
+    list through its learning steps, here and while the list is studied: were it dropped once
+    rated, an Again would take it out of the list for good), has studied, has due now (a
+    suspended card is not due), or suspended."""
     if mine == "suspended":
         return select_suspended(viewer.user_id)
     if mine == "new":

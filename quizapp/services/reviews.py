@@ -142,7 +142,7 @@ def undo_review(session: Session, user: StudyUser, review_id: int, now: datetime
     # The state is read before the newest-review check, and the write is conditional on the
     # version read: a rating of this item committed before the check is seen by it, one
     # committed after it has moved the version on. Read the other way round, a rating racing
-    # the undo stayed in the log while the undo put its state back (notes/s9/pg.md). Two undos
+    # the undo stayed in the log while the undo put its state back. Two undos
     # at once cannot both apply for the same reason.
     state_row = load_state(session, user, review.item_id)
     newest = session.scalar(select(func.max(Review.id)).where(Review.user_id == user.id))

@@ -114,7 +114,7 @@ def merge_settings(shown: StudySettings, submitted: StudySettings,
                    stored: StudySettings) -> MergedSettings:
     """A form shown with ``shown`` saves only what the person changed on it: a setting it left
     as shown keeps what is stored now, which another tab or device may have changed meanwhile
-    (notes/s11/settings.md #1: an older tab saving only a new retention put the zone and the
+    (an older tab saving only a new retention put the zone and the
     new-item limit back). Where both changed one setting, this form's value, the later, wins."""
     values, kept, replaced = {}, [], []
     for field in fields(StudySettings):

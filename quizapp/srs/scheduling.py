@@ -240,7 +240,7 @@ def _answer_each_rating(scheduler: Scheduler, card: Card, moment: datetime,
     """fsrs's card and log for each rating at ``moment``, with day-long intervals in order as
     Anki keeps them: Hard < Good < Easy, a day apart at least. fsrs schedules each rating on its
     own, and with a small stability or a high retention it gave two of them the same number of
-    days, so two buttons promised the same ("Good 1d / Easy 1d"; notes/s10/product.md). Only
+    days, so two buttons promised the same ("Good 1d / Easy 1d"). Only
     the due moves; stability and difficulty stay fsrs's (Anki does the same). A rating's due
     depends only on the ratings below it, so a review computes those ``up_to`` its own."""
     answers = {rating: scheduler.review_card(card, Rating(rating), review_datetime=moment,

@@ -8,9 +8,9 @@ def predates_undo(page_undos: int, item_id: int, undos: int,
     """Whether a puzzle page shown after ``page_undos`` undos is out of date by an undo since
     (the user has made ``undos``, the latest of ``last_undo_item_id``). Undoing an item's first
     rating deletes its state, so its versions start again and a page of any version may look
-    current (notes/s11/retest.md #1); an undo of another item changes nothing on the page. After
-    two or more undos, or one from before the item was stored (None), it is not known which
-    items they took back, so such a page is refused, as before the item was stored."""
+    current; an undo of another item changes nothing on the page. After two or more undos, or
+    one from before the item was stored (None), it is not known which items they took back, so
+    such a page is refused (docs/decisions/0002-undo-and-puzzle-pages.md)."""
     if undos == page_undos:
         return False
     return undos != page_undos + 1 or last_undo_item_id in (None, item_id)

@@ -370,7 +370,7 @@ def test_a_six_dimension_stride_fits_a_phone_card(browser, base, width):
 
 def test_on_a_phone_the_question_list_starts_on_the_first_screen(browser, base):
     # Signed in (the most filters); the menus' first choices name them, the labels stay for
-    # screen readers (notes/s11/browse.md: the list started below the fold).
+    # screen readers (the list started below the fold).
     page = new_page(browser, "light", PHONE_TALL)
     register_in_browser(page, base, "fold")
     page.goto(f"{base}/questions")

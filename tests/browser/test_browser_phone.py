@@ -1,5 +1,5 @@
 """Studying on a phone held sideways (touch, a short screen): the puzzle's verdict is not under
-the sticky rating bar, no key hints, fields that keep their look (notes/s10/mobile.md)."""
+the sticky rating bar, no key hints, fields that keep their look."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_sign_in_fields_tell_a_phone_what_they_hold(browser, live_server):
 def test_without_javascript_a_sideways_phone_sees_the_verdict_too(browser, live_server, width,
                                                                    height):
     """With the suggested button autofocused, the browser scrolled it into view and the verdict
-    went under the sticky bar where no script brought it back (notes/s11/nojs.md #1)."""
+    went under the sticky bar where no script brought it back."""
     context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True,
                                   is_mobile=True, java_script_enabled=False)
     page = context.new_page()

@@ -1,5 +1,5 @@
 """The question browser in chromium: after Back, the filter form shows the filters of the list
-under it, with and without JavaScript (notes/s11/browse.md #1); a card studied from its page."""
+under it, with and without JavaScript; a card studied from its page."""
 
 from __future__ import annotations
 

@@ -201,7 +201,7 @@ def test_a_question_the_table_answers_points_at_its_column(query: str, column: s
                                   "is_contiguous(torch.channels_last)"])
 def test_a_memory_format_question_is_not_sent_to_the_row_major_column(call: str) -> None:
     """The Contiguous column is is_contiguous() with no argument: for a channels_last tensor it
-    says no where this question's answer is yes (notes/s11/review.md #2)."""
+    says no where this question's answer is yes."""
     import torch
 
     chain = parse_expression(f"torch.empty(2, 4, 5, 3).permute(0, 3, 1, 2).{call}")

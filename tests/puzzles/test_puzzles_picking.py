@@ -133,7 +133,7 @@ def test_picks_that_cannot_go_together_are_named() -> None:
 
 def test_an_option_typed_as_written_on_a_multi_answer_puzzle_is_not_called_a_disagreement() -> None:
     """Several options are named by letter only; with the same option ticked, the message said
-    "You picked A but typed 'y.view(30)'" (notes/s11/retest.md #3)."""
+    "You picked A but typed 'y.view(30)'"."""
     multi = next(built(f, lv, s)[0] for f, lv in PAIRS for s in range(5)
                  if built(f, lv, s)[0]["answer_kind"] == "choices")
     with pytest.raises(ParseError) as refused:

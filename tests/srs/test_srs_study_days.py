@@ -1,5 +1,5 @@
 """Time counted in study days: a "1d" rating is due tomorrow across clock changes, and fsrs's
-memory model sees the study days since the last review, not 24-hour periods (notes/s9/longrun.md).
+memory model sees the study days since the last review, not 24-hour periods.
 
 The oracle walks study days one at a time with next_day_start, which compute_day_start_after
 and count_study_days_between do not use (they count calendar dates)."""

@@ -138,7 +138,7 @@ def test_postgresql_gets_timeouts_and_a_ping_and_sqlite_neither(clean_env, tmp_p
                                  "sqlite:///{tmp}/pool.db"])
 def test_the_pool_is_sized_by_the_environment(clean_env, tmp_path, url):
     """Each gunicorn worker has its own pool: workers x (size + overflow) must fit under
-    PostgreSQL's max_connections, or requests fail (notes/s9/pg.md: 4 x 8 threads, 20 slots)."""
+    PostgreSQL's max_connections, or requests fail (4 x 8 threads, 20 slots)."""
     clean_env.setenv("QUIZAPP_DB_POOL_SIZE", "3")
     clean_env.setenv("QUIZAPP_DB_MAX_OVERFLOW", "0")
     app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path),

@@ -69,7 +69,7 @@ def test_a_class_typed_into_markdown_does_not_reach_the_page():
 def test_puzzle_texts_render_without_emphasis_their_authors_never_wrote():
     """Puzzle prompts, hints, explanations and wrong-answer feedback are Markdown written by
     code around the engine's plain text: its products ("stride[1]*size[1]=15*5") paired their
-    stars into italics and lost them (notes/s11). No puzzle text means to emphasise, so no
+    stars into italics and lost them. No puzzle text means to emphasise, so no
     rendered one may hold <em>; feedback is rendered inline, its `code` spans as code."""
     from quizapp.puzzles import families
     from quizapp.puzzles.checking import describe_wrong

@@ -1,6 +1,6 @@
 """The statements behind Stats, the study counts, the question browser and the history read
-what they need from indexes: found slow on a database grown to 6,000 cards and 822,000 reviews
-(notes/s9/scale.md). Each statement a page runs is explained by SQLite with its own parameters."""
+what they need from indexes: found slow on a database grown to 6,000 cards and 822,000
+reviews. Each statement a page runs is explained by SQLite with its own parameters."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from quizapp.services.store.study_items import CARD, ITEM
 Term = tuple[str, ...]
 # A suggestion replaces a word the bank lacks by one it has that reads nearly the same: close
 # (difflib's ratio), with the same first letter and about as long, so that "noncontiguous" is
-# not offered its opposite nor "tensorflow" "tensor" (notes/s11/retest2.md #3).
+# not offered its opposite nor "tensorflow" "tensor".
 SUGGEST_CUTOFF = 0.8
 SUGGEST_LENGTH_SLACK = 2
 

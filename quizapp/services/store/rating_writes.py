@@ -20,7 +20,7 @@ _SQLITE_WRITE_LOCK = threading.Lock()
 # A second click sends the same rating, but another tab may have rated the item otherwise:
 # say which rating stands and how to change it, not only that this one was dropped.
 # It is also what a page from before an undo of a later rating gets (the undo moves the version
-# on), so it claims no more than that the item changed since (notes/s11/review.md #5).
+# on), so it claims no more than that the item changed since.
 STALE_MESSAGE = (
     "Not saved: this item was rated or undone since this page was shown (a second click, or "
     "another tab), and what was saved then stands. Undo takes back your latest rating if you "
@@ -101,7 +101,7 @@ def apply_review(session: Session, state_id: int | None,
             session.rollback()
             raise Conflict(STALE_MESSAGE) from None
         # Read after the insert, in its transaction: an undo of this item's first rating that
-        # committed after the page's own check is seen here (notes/s11/review.md #3).
+        # committed after the page's own check is seen here.
         if seen_undos is not None and srs.predates_undo(
                 seen_undos, review_row["item_id"], *connection.execute(LOAD_UNDOS, user).one()):
             session.rollback()

@@ -70,7 +70,7 @@ def ask_to_log_in() -> Response:
     if request.method in ("GET", "HEAD"):
         flash(login_manager.login_message, login_manager.login_message_category)
         # The path, not request.url: building the absolute URL decodes the Host header, and
-        # an invalid punycode label ("xn--zz") raised there, a 500 (notes/s10/retest.md).
+        # an invalid punycode label ("xn--zz") raised there, a 500.
         target = request.full_path.rstrip("?")
     else:
         flash("You were signed out, so that was not saved. Log in and carry on from here.",

@@ -65,7 +65,7 @@ def card(key: str):
     came_from = request.args.get("from", "")[:LIST_QUERY_MAX]
     back = compute_list_query(parse_qsl(came_from, keep_blank_values=False))
     # seen: Back to the study page after rating it does not offer it again (study.index);
-    # signed out the version is not known, so none is sent (notes/s12/review.md D2).
+    # signed out the version is not known, so none is sent.
     study_args = {"card": card.key}
     if current_user.is_authenticated:
         study_args["seen"] = str(standing.state.version if standing.state else 0)

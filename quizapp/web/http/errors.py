@@ -70,7 +70,7 @@ def register_error_handlers(app: Flask) -> None:
     def handle_internal(_error):
         # The page header names the signed-in user, which asks the database when this request
         # has not loaded them yet; when the database is what failed, that second failure left
-        # gunicorn's bare "Internal Server Error" (notes/s9/pg.md). Not loaded yet: shown as
+        # gunicorn's bare "Internal Server Error". Not loaded yet: shown as
         # signed out on this page only (g._login_user is Flask-Login's per-request user, which
         # current_user reads before it would call the loader).
         if "_login_user" not in g:

@@ -38,7 +38,7 @@ class AsciiDigitsMixin:
         if not text:
             raise ValueError(self.gettext(NUMBER_MISSING))
         # No field takes more than a few digits; NumberRange turns a 400-digit int into a float
-        # (math.isnan) and raised OverflowError, a 500 (notes/s10/retest.md).
+        # (math.isnan) and raised OverflowError, a 500.
         if len(text) > NUMBER_CHARS_MAX:
             raise ValueError(self.gettext(f"Numbers here are at most {NUMBER_CHARS_MAX} "
                                           "characters long."))

@@ -23,7 +23,7 @@ class ReadWatchdog:
     """One thread per process that ends body reads still blocked at their deadline, by shutting
     the socket's reading side: the blocked recv returns at once. A timeout on the socket would
     bound each recv only, and gunicorn loops over recvs until it has the size asked for, so a
-    client sending a byte every few seconds went on for ever (notes/s10/retest.md)."""
+    client sending a byte every few seconds went on for ever."""
 
     def __init__(self) -> None:
         self._wake = threading.Condition()
@@ -76,7 +76,7 @@ class GuardedBody(io.RawIOBase):
     gunicorn raises its own parse errors (InvalidChunkSize, ChunkMissingTerminator) from inside
     a read, and waits for a stalled body for ever, holding one of its few threads: a client's
     mistake became a 500 with a traceback, and a few stalled uploads froze the server
-    (notes/s10/fuzz.md). ``sock`` is gunicorn's socket (environ["gunicorn.socket"]), if any:
+    (found by fuzzing). ``sock`` is gunicorn's socket (environ["gunicorn.socket"]), if any:
     the WATCHDOG ends a read still going at the deadline.
     """
 

@@ -28,7 +28,7 @@ def derive_puzzle_seed(key: bytes, user_id: int, item_id: int, version: int,
     until this one is rated), and new at each rating and each undo. The version moves on with
     both but an undone first rating, which deletes the state (version 0 again): the user's
     count of undos is mixed in, so that puzzle, whose answer was just shown, does not come
-    back (notes/s10/product.md). Without undos the text is as before, so seeds stay."""
+    back. Without undos the text is as before, so seeds stay."""
     undone = f".{undo_count}" if undo_count else ""
     digest = hmac.new(key, f"puzzle-seed.{user_id}.{item_id}.{version}{undone}".encode(),
                       hashlib.sha256).digest()

@@ -18,7 +18,7 @@ from quizapp.services import paging, question_browser
 # carry it.
 LIST_QUERY_MAX = 400
 # The list's own query parameters: a card opened from a filtered list carries them (?from=),
-# so its way back returns to that list, not to every question (notes/s11/browse.md #5).
+# so its way back returns to that list, not to every question.
 LIST_KEYS = ("level", "concept", "importance", "mine", "q", "sort", "page")
 TEXT_MAX_IN_QUERY = 200
 WHITESPACE_CONTROLS = str.maketrans("\t\n\r\v\f", "     ")
@@ -31,7 +31,7 @@ def compute_list_query(pairs) -> dict[str, str]:
     for name, value in pairs:
         # A tab or line break is a space, as the list page's search reads it; any other control
         # character drops the value: a NUL read out of a nested query string (?list=, ?from=)
-        # is past the request's own NUL check, and PostgreSQL refuses it (notes/s12/review.md D1).
+        # is past the request's own NUL check, and PostgreSQL refuses it.
         value = value.translate(WHITESPACE_CONTROLS)
         if (name in LIST_KEYS and value.strip() and len(value) <= TEXT_MAX_IN_QUERY
                 and not any(unicodedata.category(char) == "Cc" for char in value)):

@@ -155,7 +155,7 @@ def answer():
     """Judge a typed puzzle answer, then show the solution and the rating buttons.
 
     Checking writes nothing, so the page's form sends it by GET: Back and Reload show the
-    result again instead of the browser's "Confirm Form Resubmission" (notes/s10/product.md),
+    result again instead of the browser's "Confirm Form Resubmission",
     and no CSRF token rides in the URL. POST (with the app-wide CSRF check) is read the same.
     """
     by_get = request.method != "POST"  # HEAD too, which Flask serves with the GET view
@@ -230,7 +230,7 @@ def rate():
     except NotFound:
         if not form.then_list.data:
             raise
-        # Retired while its list was studied: the list goes on (notes/s12/lists.md #7).
+        # Retired while its list was studied: the list goes on.
         flash("Not saved: that card has left the question bank since its page was shown.",
               "warning")
     # A saved rating is not flashed: the next study page confirms it from the review log
@@ -262,7 +262,7 @@ def undo():
               "so it stays out of your reviews until you resume it.", "info")
         return redirect(compute_study_url(form.then_list.data), 303)
     flash(f"Undone: “{item.title}” is back as it was before that rating.", "info")
-    # While a list is studied, its next rating leads back to it (notes/s12/lists.md #3).
+    # While a list is studied, its next rating leads back to it.
     in_list = {"list": read_studied_list(form.then_list.data)[1]} if form.then_list.data else {}
     if is_offered(item) and (item.kind == "card" or not in_list):
         # Shown again to be rated anew, as Anki does, even if it was chosen out of turn ("Study

@@ -66,7 +66,7 @@ def verify_shown_item(token: str, user_id: int) -> ShownItem:
 
 
 # The Undo form's own proof that its review was this user's: a second click on Undo finds the
-# review gone, and is told it was undone, not a 404 (notes/s11/nojs.md #2). A review id with
+# review gone, and is told it was undone, not a 404. A review id with
 # no such proof still gets the 404 that another user's id gets.
 OWN_REVIEW_SALT = "quizapp.own-review"
 

@@ -48,7 +48,7 @@ def stored(app) -> tuple:
 
 
 def test_an_older_tab_keeps_what_another_tab_saved(app, client, bank):
-    """notes/s11/settings.md #1: tab A open, tab B saves a zone and a new-item limit, tab A
+    """Tab A open, tab B saves a zone and a new-item limit, tab A
     saves a new retention only: the zone and the limit went back, with "Settings saved."."""
     register(client, "sam")
     tab_b = app.test_client()

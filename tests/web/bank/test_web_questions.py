@@ -152,7 +152,7 @@ def load_search_bank(app, clock) -> None:
 
 
 def test_search_takes_words_in_any_order_and_their_other_forms(app, client, clock):
-    """notes/s11/browse.md #2: one literal phrase in title and question found nothing for
+    """One literal phrase in title and question found nothing for
     "channels last", "view vs reshape", "stride of a transpose" or "movedim"."""
     load_search_bank(app, clock)
     assert search(client, "channels last") == ["layout-channels"]  # "_" is a space
@@ -169,7 +169,7 @@ def test_search_takes_words_in_any_order_and_their_other_forms(app, client, cloc
 
 
 def test_names_are_one_term_and_words_match_from_their_start(app, client, clock):
-    """notes/s11/retest2.md #1, #2: "as_strided" lost its "as" (a small word) and found every
+    """Found on a retest: "as_strided" lost its "as" (a small word) and found every
     "strided"; "cat" matched inside "allocates", "sum" inside "consumers", and t() every t;
     "copy" and "copies" gave different lists."""
     load_search_bank(app, clock)
@@ -207,7 +207,7 @@ def test_an_empty_search_offers_the_spelling_the_bank_uses_and_a_wider_search(ap
     # A word some card has (in an answer) is not "corrected"; nothing close, no suggestion.
     assert "Did you mean" not in client.get("/questions?q=movedim+slice").text
     assert "Did you mean" not in client.get("/questions?q=qwertyuiop").text
-    # Nearly the same word, not another one (notes/s11/retest2.md #3).
+    # Nearly the same word, not another one.
     for query in ("noncontiguous", "tensorflow", "fancy", "viewss2"):
         assert "Did you mean" not in client.get("/questions", query_string={"q": query}).text
 
@@ -221,8 +221,8 @@ def test_the_page_title_names_the_filters_and_levels_may_be_capitalised(client, 
 
 
 def test_the_filter_form_is_not_restored_from_history(client, bank):
-    """After Back the browser showed the filters of the page left above this list's results
-    (notes/s11/browse.md #1): the form is autocomplete=off and reset when shown from cache."""
+    """After Back the browser showed the filters of the page left above this list's results:
+    the form is autocomplete=off and reset when shown from cache."""
     form = re.search(r'<form [^>]*class="filters"[^>]*>', client.get("/questions").text).group(0)
     assert 'autocomplete="off"' in form and "data-reset-on-show" in form
 
@@ -254,7 +254,7 @@ def test_the_migration_fills_the_search_text_as_content_load_writes_it(app, bank
 
 
 def test_a_card_opened_from_a_filtered_list_leads_back_to_that_list(client, bank):
-    """notes/s11/browse.md #5: "← All questions" dropped the filters the card was found with."""
+    """Found browsing: "← All questions" dropped the filters the card was found with."""
     page = client.get("/questions?level=middle&q=reshape&page=1").text
     link = re.search(r'class="card-link" href="(/questions/delta-reshape[^"]*)"', page).group(1)
     card = client.get(link.replace("&amp;", "&")).text

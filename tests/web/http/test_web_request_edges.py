@@ -143,7 +143,7 @@ def test_an_unhandled_exception_gives_the_500_page(failing_app):
 def test_the_500_page_of_a_signed_in_user_is_built_without_the_database(failing_app):
     # The database has no tables here, so loading the signed-in user fails, as it does when
     # the database is down or the pool is exhausted: the page used to need it for its header,
-    # and the second failure left the server's bare "Internal Server Error" (notes/s9/pg.md).
+    # and the second failure left the server's bare "Internal Server Error".
     client = failing_app.test_client()
     with client.session_transaction() as session:
         session["_user_id"] = "1.1.1." + "n" * 32  # a well-formed login identity

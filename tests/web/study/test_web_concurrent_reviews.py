@@ -74,7 +74,7 @@ def test_a_rating_racing_an_undo_of_the_same_item_is_never_half_undone(app, clie
     """An Undo of the latest rating while a second tab rates the same item: the second tab's
     rating commits just before the undo's n-th statement (any point before it writes). The
     undo must then refuse; it used to delete the state or set it back while the new rating
-    stayed in the log (notes/s9/pg.md: 24 of 30 rounds on PostgreSQL, 17 on SQLite)."""
+    stayed in the log (24 of 30 rounds on PostgreSQL, 17 on SQLite)."""
     user_id, item_id = register_racer(app, client)
     assert rate_concurrently(app, clock, user_id, item_id, 0, copies=1) == ["applied"]
     clock.advance(minutes=1)

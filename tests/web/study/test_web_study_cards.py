@@ -107,7 +107,7 @@ def test_the_last_rating_line_counts_down_to_the_due_time(client, bank, clock):
 @pytest.mark.parametrize("hour", [9, 22, 3])
 def test_the_line_after_a_day_long_rating_repeats_the_buttons_label(client, bank, clock, hour):
     # Rated at 22:00 UTC, Easy's "8d" ends at 04:00 of the eighth study day on, 7 days and
-    # 6 hours later, which the line said as "7 days" (notes/s9/longrun.md).
+    # 6 hours later, which the line said as "7 days".
     clock.advance(hours=(hour - clock().hour) % 24)
     register(client, "sam")
     page = client.get("/study").text
@@ -122,7 +122,7 @@ def test_the_line_after_a_day_long_rating_repeats_the_buttons_label(client, bank
 def test_a_learning_step_ending_as_the_study_day_begins_is_confirmed_in_minutes(client, bank,
                                                                               clock):
     # Good's "10m" from 03:50:00 ends at 04:00:00 exactly, the next study day's first moment;
-    # the line said "1 day", reading it as a day-long interval (notes/s9/retest.md).
+    # the line said "1 day", reading it as a day-long interval.
     clock.advance(hours=18, minutes=49)  # 03:49 UTC the next morning
     register(client, "sam")
     assert rate_current(client, 1).status_code == 303  # Again: a minute's step
@@ -305,7 +305,7 @@ def test_double_submit_is_counted_once(app, client, bank):
 
 def test_a_page_from_before_an_undo_is_not_told_its_rating_stands(app, client, bank, clock):
     """Rated from a kept page, then undone (the version moves on): a rating from the older page
-    was told "that earlier rating stands", of a rating undone (notes/s11/review.md #5)."""
+    was told "that earlier rating stands", of a rating undone."""
     register(client, "sam")
     first = client.get("/study").text
     rate_current(client, 1, first)  # Again: the card stays in learning steps
@@ -519,7 +519,7 @@ def test_settings_reject_out_of_range_values(app, client, bank):
     # A third decimal would be saved, then shown rounded and saved back rounded unasked.
     assert "Use at most two decimals" in response.text and 'value="0.955"' in response.text
     for field in ("new_per_day", "reviews_per_day", "desired_retention"):
-        # Empty is also what a browser posts for a number field holding "ten" (notes/s11).
+        # Empty is also what a browser posts for a number field holding "ten".
         empty = post_settings(client, page, **{field: "  "})
         assert empty.status_code == 400 and "Type a number, in digits." in empty.text
         assert "Not a valid" not in empty.text and "empty" not in empty.text, field
@@ -698,8 +698,8 @@ def test_a_link_is_shown_and_saved_as_the_zone_it_names(app, client, bank):
 
 def test_a_second_click_on_undo_is_told_the_rating_was_undone(app, client, bank):
     """Without JavaScript a slow second click on Undo posts the same form again: it found the
-    review gone and showed a 404 saying "Nothing was undone" of an undo that had happened
-    (notes/s11/nojs.md #2). The form carries a signed proof that the review was this user's,
+    review gone and showed a 404 saying "Nothing was undone" of an undo that had happened.
+    The form carries a signed proof that the review was this user's,
     so the second post leads back to Study and says so; without the proof, or with another
     user's, an id that is not in the history is still a 404."""
     register(client, "sam")

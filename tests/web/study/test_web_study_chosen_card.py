@@ -261,7 +261,7 @@ def test_odd_seen_and_from_values_are_ignored_never_a_500(client, bank):
 
 
 def test_log_in_to_study_it_lands_on_the_card_for_someone_who_studied_it(client, bank):
-    # notes/s12/review.md D2: the signed-out link said seen=0, so a returning learner whose
+    # The signed-out link said seen=0, so a returning learner whose
     # card was at another version was sent to the queue.
     register(client, "sam")
     rate_current(client, 3, client.get("/study?card=beta-view").text)

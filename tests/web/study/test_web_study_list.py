@@ -199,7 +199,7 @@ def test_a_right_to_left_override_in_the_search_stays_inside_the_lists_name(clie
 
 
 def test_lists_filtered_by_progress_run_to_their_end(app, client, bank, clock):
-    # notes/s12/lists.md #1: these ended on a 500 once nothing was left.
+    # These ended on a 500 once nothing was left.
     register(client, "sam")
     link = "/study?list=level%3Dmiddle%26mine%3Dnew"
     for _ in range(2):
@@ -217,7 +217,7 @@ def test_lists_filtered_by_progress_run_to_their_end(app, client, bank, clock):
 
 def test_a_card_first_rated_today_stays_in_a_not_studied_yet_list_through_its_steps(
         app, client, bank, clock):
-    # notes/s12/lists.md #2: rated Again, it left the list for good.
+    # Rated Again, it left the list for good.
     register(client, "sam")
     link = "/study?list=level%3Djunior%26mine%3Dnew"
     first = client.get(link).text
@@ -270,7 +270,7 @@ def test_a_visitor_is_offered_to_log_in_to_study_a_shared_list(client, bank):
 
 
 def test_a_nul_inside_a_carried_list_is_dropped_never_a_500(app, client, bank):
-    # notes/s12/review.md D1: a 500 on PostgreSQL, past the request's own NUL check.
+    # A 500 on PostgreSQL, past the request's own NUL check.
     register(client, "sam")
     for text in ("concept%3D%2500", "q%3D%2500", "level%3Djunior%26q%3Da%2500b"):
         response = client.get(f"/study?list={text}")
@@ -295,7 +295,7 @@ def test_a_tab_in_a_lists_search_is_a_space_so_study_these_keeps_the_search(clie
 
 
 def test_a_review_due_soon_is_not_learned_ahead_only_a_step_is(app, client, bank, clock):
-    # notes/s12/review.md D3: due at a study day's start, it would count toward the day before.
+    # Due at a study day's start, it would count toward the day before.
     register(client, "sam")
     link = "/study?list=concept%3Dstorage-offset"
     rate_as_shown(client, 4, client.get(link).text)  # Easy: in Review, days away

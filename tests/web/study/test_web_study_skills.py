@@ -138,7 +138,7 @@ def test_easy_is_suggested_only_in_review_and_for_answers_no_guess_gives():
                          last_reviewed_at=None, learning=learning)
 
     # One skill of every answer kind: typed ones (tuple, int, nested list) can be Easy; a
-    # choice, several choices or yes/no cannot (notes/s11/review.md: only choice was tried).
+    # choice, several choices or yes/no cannot (only choice was tried).
     kinds = {"tuple": skill("fresh_strides", "junior"), "int": skill("value_at", "middle"),
              "text": skill("tolist", "junior"), "choice": skill("storage_index", "junior"),
              "choices": skill("viewable_shapes", "principal"),
@@ -331,7 +331,7 @@ def test_reloading_shows_the_same_puzzle_until_it_is_rated(app, client, skill_ba
 def test_undoing_a_first_rating_deals_a_fresh_puzzle_that_stays_on_reload(
         app, client, skill_bank):
     """Undo of a new skill's first rating deletes its state (version 0 again): the same seed,
-    so the puzzle whose answer had just been shown, came back (notes/s10/product.md)."""
+    so the puzzle whose answer had just been shown, came back."""
     app.config["PUZZLE_SEED_SOURCE"] = None
     register(client, "sam")
     first = reach_first_skill(client)
@@ -394,7 +394,7 @@ def skill_reviews_of(app, key: str) -> list[tuple[int, int]]:
 def test_an_undo_of_another_item_leaves_an_open_puzzle_page_current(app, client, skill_bank,
                                                                      seeds):
     """Tab 1 has checked a new skill's puzzle; tab 2 undoes the card rated before it. Tab 1's
-    rating is saved with its puzzle (it was thrown away: notes/s11/review.md #1)."""
+    rating is saved with its puzzle (it was thrown away)."""
     register(client, "sam")
     page = reach_first_skill(client)  # the cards before it were rated Easy
     key = shown(page)[1]
@@ -416,7 +416,8 @@ def test_an_undo_of_another_item_leaves_an_open_puzzle_page_current(app, client,
 
 def test_a_new_skills_page_from_before_two_undos_is_refused(app, client, skill_bank):
     """After two undos it is not known which items they took back (only the latest is stored),
-    so a page of a new skill shown before them is refused, as before notes/s11/review.md #1."""
+    so a page of a new skill shown before them is refused, as it was before the item of the
+    latest undo was stored."""
     register(client, "sam")
     page = reach_first_skill(client)
     key = shown(page)[1]
@@ -434,7 +435,7 @@ def test_an_undo_committed_after_the_pages_check_still_refuses_its_rating(app, c
                                                                          skill_bank, monkeypatch):
     """The rating view checks the page against the user's undos, then the service writes: an
     undo of the skill's first rating landing in between set the version back to 0, and the
-    rating of the puzzle whose answer was shown was saved (notes/s11/review.md #3). The
+    rating of the puzzle whose answer was shown was saved. The
     service checks again inside its write transaction."""
     register(client, "sam")
     page = reach_first_skill(client)
@@ -468,7 +469,7 @@ def test_a_result_page_from_before_its_first_rating_was_undone_stays_out_of_date
         app, client, skill_bank, clock):
     """A skill rated Again, its step checked (page R1, version 1), that first rating undone,
     the skill rated anew (version 1 again): Back to R1 looked current and rated the old puzzle
-    a second time (notes/s11/retest.md #1). Undoing a first rating restarts the versions, so
+    a second time. Undoing a first rating restarts the versions, so
     any page of the item from before it is out of date."""
     register(client, "sam")
     page = reach_first_skill(client)
@@ -495,7 +496,7 @@ def test_a_result_page_from_before_its_first_rating_was_undone_stays_out_of_date
 
 def test_pages_from_before_undos_were_stored_are_out_of_date(app, client, skill_bank):
     """An undo made before migration 8b2f4d6e1a37 left no item stored (None): which item it took
-    back is not known, so a puzzle page from before it is refused (notes/s11/retest.md #2)."""
+    back is not known, so a puzzle page from before it is refused."""
     register(client, "sam")
     page = reach_first_skill(client)
     with app.app_context():
