@@ -30,11 +30,19 @@ GET_ROUTES = {
     "/explorer": ["expr"], "/api/explain": ["expr"],
     "/study/answer": ["answer", "hints_used", "hint", "token"], "/study/suspended": [],
     "/study/history/<int(max=2147483647):review_id>": ["<path>"],
+    # Practice sets: their forms are fed hostile values in test_web_sets_hostile.py.
+    "/sets": [], "/sets/new": ["levels", "concepts", "families", "count", "puzzles", "seed",
+                               "title", "time_limit"],
+    "/sets/<slug>": ["<path>"], "/sets/<slug>/print": ["<path>"], "/sets/<slug>/take": ["<path>"],
+    "/sets/<slug>/attempts/<int:attempt_id>": ["<path>"],
+    "/sets/<slug>/download.<format_name>": ["<path>"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
                "/settings/delete-account", "/study/answer", "/study/rate", "/study/undo",
                "/study/suspend", "/study/resume",
-               "/api/explain")
+               "/api/explain", "/sets/new", "/sets/<slug>/rename", "/sets/<slug>/delete",
+               "/sets/<slug>/take", "/sets/<slug>/attempts/<int:attempt_id>/answer",
+               "/sets/<slug>/attempts/<int:attempt_id>/finish", "/sets/<slug>/reviews")
 
 
 # Per form route: the fields varied together (a password and its repeat), the well-formed body
