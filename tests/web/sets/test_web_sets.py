@@ -440,3 +440,23 @@ def test_a_puzzle_with_options_is_answered_by_its_pick_alone(app, client, skill_
     beyond = client.post(f"{attempt_url}/answer", data={
         "csrf_token": csrf_token(result.text), "position": "50", "answer": "A"})
     assert beyond.status_code == 400
+
+
+def test_set_pages_use_no_id_twice_and_tie_errors_to_their_fields(client, skill_bank):
+    register(client, "owner")
+    slug = save(client)
+    attempt_url = start(client, slug)
+    bad = preview(client, count="0", seed="x")
+    pages = [bad.text, preview(client).text, client.get(f"/sets/{slug}").text,
+             client.get(f"/sets/{slug}/take").text, client.get(attempt_url).text,
+             client.get(f"/sets/{slug}/print").text, client.get("/sets").text]
+    client.post(f"{attempt_url}/finish", data={"csrf_token": csrf_token(pages[2])})
+    pages.append(client.get(attempt_url).text)
+    for html in pages:
+        ids = re.findall(r'\sid="([^"]+)"', html)
+        assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    # Each refused field says why next to it, and the first one in error takes the focus.
+    assert re.search(r'aria-describedby="count-help count-error-1"[^>]*aria-invalid="true"'
+                     r'[^>]*autofocus', bad.text)
+    assert 'id="count-error-1">The number of items must be between 1 and 100' in bad.text
+    assert 'id="seed-error-1">The seed must be a whole number' in bad.text
