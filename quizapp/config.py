@@ -66,6 +66,19 @@ def canonicalize_choice(value: str, name: str, choices: tuple[str, ...]) -> str:
     return upper
 
 
+def canonicalize_rate_limit(value: str, name: str) -> str:
+    """A rate in Flask-Limiter's notation ("30/minute", "100 per hour; 10/second"), checked
+    here: a typo would otherwise fail every request it guards."""
+    from limits import parse_many  # the rate limiter's own parser
+
+    try:
+        parse_many(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a rate such as 30/minute or 100 per hour (several "
+                          f"separated by ;), not {value!r}") from None
+    return value.strip()
+
+
 def canonicalize_int(value: str, name: str, low: int, high: int) -> int:
     try:
         number = int(value)
@@ -299,6 +312,18 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
         "REGISTER_LIMIT_WINDOW_MINUTES": canonicalize_int(
             environ.get("QUIZAPP_REGISTER_LIMIT_WINDOW_MINUTES", "60"),
             "QUIZAPP_REGISTER_LIMIT_WINDOW_MINUTES", 1, 24 * 60),
+        # Requests per address (per account when signed in) on the routes anyone may use:
+        # the explorer's page and API together, and the question list with its search.
+        # Counted in each process (memory://) unless the storage names a shared one.
+        "RATE_LIMIT_EXPLAIN": canonicalize_rate_limit(
+            environ.get("QUIZAPP_RATE_LIMIT_EXPLAIN") or (
+                "10000/minute" if testing else "30/minute;300/hour"),
+            "QUIZAPP_RATE_LIMIT_EXPLAIN"),
+        "RATE_LIMIT_QUESTIONS": canonicalize_rate_limit(
+            environ.get("QUIZAPP_RATE_LIMIT_QUESTIONS") or (
+                "10000/minute" if testing else "60/minute;600/hour"),
+            "QUIZAPP_RATE_LIMIT_QUESTIONS"),
+        "RATELIMIT_STORAGE_URI": environ.get("QUIZAPP_RATE_LIMIT_STORAGE_URI") or "memory://",
         "PROXY_FIX_HOPS": canonicalize_int(
             environ.get("QUIZAPP_PROXY_FIX_HOPS", "0"), "QUIZAPP_PROXY_FIX_HOPS", 0, 5),
         # A Host header outside these names gets 400 (werkzeug builds redirects from it).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from flask_limiter import Limiter
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -20,6 +21,9 @@ migrate = Migrate(render_as_batch=True, compare_type=True)
 login_manager = LoginManager()
 SYNCHRONOUS_LEVELS = ("NORMAL", "FULL", "EXTRA")
 csrf = CSRFProtect()
+# Rates on the open routes (web/http/rate_limits.py gives the key, the headers and the 429).
+# The key function is replaced there; this one is never used.
+limiter = Limiter(key_func=lambda: "", headers_enabled=False)
 
 
 def configure_sqlite(engine: Engine, busy_timeout_ms: int, synchronous: str = "FULL") -> None:

@@ -10,6 +10,7 @@ from quizapp.web.bank import questions, skills
 from quizapp.web.explorer import routes as explorer
 from quizapp.web.http import errors, health
 from quizapp.web.http.input_guard import register_input_guard
+from quizapp.web.http.rate_limits import register_rate_limits
 from quizapp.web.http.runtime import register_fixed_urls, register_headers
 from quizapp.web.http.session_cookie import register_session_cookie
 from quizapp.web.rendering import assets
@@ -26,6 +27,7 @@ def register_web(app: Flask) -> None:
     register_session_cookie(app)
     register_headers(app)
     register_input_guard(app)
+    register_rate_limits(app)
     register_fixed_urls(app)
     register_filters(app)
     assets.register_asset_versions(app)

@@ -11,6 +11,7 @@ from quizapp.extensions import db
 from quizapp.services import item_record, question_browser
 from quizapp.services.bank_import import IMPORTANCE_ORDER, LEVEL_ORDER
 from quizapp.services.errors import ServiceError
+from quizapp.web.http.rate_limits import limit_questions
 from quizapp.web.http.runtime import current_time
 from quizapp.web.navigation.lists import (
     LIST_QUERY_MAX,
@@ -30,6 +31,7 @@ def read_filters() -> question_browser.CardFilters:
 
 
 @bp.route("/questions")
+@limit_questions
 def index():
     filters = read_filters()
     context = {"filters": filters, "levels": LEVEL_ORDER, "importances": IMPORTANCE_ORDER,

@@ -9,6 +9,7 @@ from flask import Blueprint, jsonify, render_template, request
 from quizapp.engine import MAX_CHARS, ExpressionError, explain
 from quizapp.extensions import csrf
 from quizapp.web.http.errors import render_error
+from quizapp.web.http.rate_limits import limit_explain
 
 bp = Blueprint("explorer", __name__)
 
@@ -47,6 +48,7 @@ def validate_expr(raw: object, empty: str = EMPTY_API) -> tuple[str | None, str 
 
 
 @bp.route("/explorer")
+@limit_explain
 def index():
     raw = request.args.get("expr")
     if raw is None:
@@ -103,6 +105,7 @@ def compute_status(doc: dict) -> int:
 
 @bp.route("/api/explain", methods=["GET", "POST"])
 @csrf.exempt  # read-only and cookie-independent: any client may ask
+@limit_explain
 def api_explain():
     if request.method == "POST":
         try:
