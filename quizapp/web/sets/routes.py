@@ -134,12 +134,16 @@ def load_set_and_items(slug: str):
 @bp.route("/sets/<slug>")
 def show(slug: str):
     saved, items = load_set_and_items(slug)
-    mine = saved.is_owned_by(user_id())
+    return render_show(saved, items, RenameForm(formdata=None, data={"title": saved.title}))
+
+
+def render_show(saved: sets.SavedSet, items, rename_form: RenameForm, status: int = 200):
+    """A set's page; ``rename_form`` as typed when a rename was refused."""
     attempts = [a for a in sets.list_user_attempts(db.session, user_id(), visitor_ids())
                 if a.slug == saved.slug]
-    form = RenameForm(formdata=None, data={"title": saved.title})
-    return render_template("sets/show.html", saved=saved, items=items, mine=mine,
-                           rename_form=form, attempts=attempts)
+    return render_template("sets/show.html", saved=saved, items=items,
+                           mine=saved.is_owned_by(user_id()), rename_form=rename_form,
+                           attempts=attempts), status
 
 
 @bp.route("/sets/<slug>/rename", methods=["POST"])
@@ -150,18 +154,14 @@ def rename(slug: str):
     if not saved.is_owned_by(user_id()):
         abort(404, sets.NO_SUCH_SET)
     if not form.validate():
-        items = sets.resolve_items(db.session, saved.refs)
-        return render_template("sets/show.html", saved=saved, items=items, mine=True,
-                               rename_form=form, attempts=[]), 400
+        return render_show(saved, sets.resolve_items(db.session, saved.refs), form, 400)
     try:
         renamed = sets.rename_set(db.session, current_user, slug, form.title.data)
     except NotFound:  # deleted meanwhile (another tab)
         raise
     except ServiceError as exc:
         form.title.errors = [exc.message]
-        items = sets.resolve_items(db.session, saved.refs)
-        return render_template("sets/show.html", saved=saved, items=items, mine=True,
-                               rename_form=form, attempts=[]), 400
+        return render_show(saved, sets.resolve_items(db.session, saved.refs), form, 400)
     flash(f"Renamed to “{renamed.title}”.", "info")
     return redirect(url_for("sets.show", slug=slug), 303)
 

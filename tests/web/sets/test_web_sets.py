@@ -156,6 +156,7 @@ def test_a_saved_set_has_a_permanent_unguessable_address_anyone_can_open(app, cl
     logout(client)
     visitor = client.get(f"/sets/{slug}")
     assert visitor.status_code == 200 and "Delete this set" not in visitor.text
+    assert "to add it to your reviews" in visitor.text
     register(client, "other")
     other = client.get(f"/sets/{slug}")
     assert other.status_code == 200 and "Rename" not in other.text
@@ -188,12 +189,16 @@ def test_the_owner_renames_and_deletes(app, client, skill_bank):
     long = client.post(f"/sets/{slug}/rename", data={"csrf_token": csrf_token(page.text),
                                                      "title": "t" * 201})
     assert long.status_code == 400 and 'value="' + "t" * 201 + '"' in long.text
+    assert "Your attempts" not in long.text
     assert client.post(f"/sets/{slug}/rename", data={"title": "No token"}).status_code == 400
     renamed = client.post(f"/sets/{slug}/rename", data={"csrf_token": csrf_token(page.text),
                                                         "title": "  Before  the interview "})
     assert renamed.status_code == 303
     assert "Before the interview" in client.get(f"/sets/{slug}").text
     start(client, slug)
+    refused = client.post(f"/sets/{slug}/rename", data={"csrf_token": csrf_token(page.text),
+                                                         "title": ""})
+    assert refused.status_code == 400 and "Your attempts" in refused.text  # the page as it was
     assert client.post(f"/sets/{slug}/delete", data={}).status_code == 400
     deleted = client.post(f"/sets/{slug}/delete", data={"csrf_token": csrf_token(page.text)})
     assert deleted.status_code == 303
