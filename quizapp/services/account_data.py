@@ -33,7 +33,7 @@ REVIEW_HEADER = ("reviewed_at_utc", "item_key", "item_kind", "item_title", "rati
 SCHEDULE_HEADER = ("item_key", "item_kind", "item_title", "due_utc", "fsrs_state",
                    "stability_days", "difficulty", "reps", "last_reviewed_at_utc", "suspended")
 RATING_NAMES = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
-FSRS_STATES = {1: "Learning", 2: "Review", 3: "Relearning"}  # fsrs.State's values
+FSRS_STATES: dict[object, str] = {1: "Learning", 2: "Review", 3: "Relearning"}  # fsrs.State's values
 
 _REVIEW = Review.__table__
 _STATE = ReviewState.__table__

@@ -9,6 +9,7 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
@@ -197,6 +198,16 @@ LOAD_SIGNED_IN_USER = select(
     _LOGIN.c.id == bindparam("login_id"), _LOGIN.c.user_id == bindparam("user_id"))
 
 
+def compute_signed_in_user(account: Any, login_id: int, nonce: str) -> SignedInUser:
+    """The SignedInUser of ``account`` (a User, or a LOAD_SIGNED_IN_USER row: the same names)
+    signed in with the login ``login_id``."""
+    return SignedInUser(
+        account.id, account.username, account.session_version, account.desired_retention,
+        account.new_per_day, account.reviews_per_day, account.maximum_interval_days,
+        account.new_from_level, account.time_zone, account.keyboard_shortcuts,
+        account.undo_count, account.last_undo_item_id, login_id=login_id, nonce=nonce)
+
+
 def load_user_for_session(session: Session, identity: str, *,
                           not_before: datetime | None = None) -> SignedInUser | None:
     """A login's identity (SignedInUser.identity) -> the user, or None when malformed, ended, stale or (with
@@ -214,7 +225,7 @@ def load_user_for_session(session: Session, identity: str, *,
         return None
     if not_before is not None and row.created_at < not_before:
         return None
-    return SignedInUser(*row[:-2], login_id=int(login_id), nonce=nonce)
+    return compute_signed_in_user(row, int(login_id), nonce)
 
 
 def _add_login(session: Session, user: User, now: datetime, lifetime: timedelta
@@ -226,11 +237,7 @@ def _add_login(session: Session, user: User, now: datetime, lifetime: timedelta
     login = LoginSession(user_id=user.id, nonce_hash=hash_nonce(nonce), created_at=now)
     session.add(login)
     session.flush()
-    return SignedInUser(
-        user.id, user.username, user.session_version, user.desired_retention, user.new_per_day,
-        user.reviews_per_day, user.maximum_interval_days, user.new_from_level, user.time_zone,
-        user.keyboard_shortcuts, user.undo_count, user.last_undo_item_id, login_id=login.id,
-        nonce=nonce)
+    return compute_signed_in_user(user, login.id, nonce)
 
 
 def start_login(session: Session, user: User, *, now: datetime,

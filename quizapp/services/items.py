@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from quizapp import puzzles
-from quizapp.models import Card, Item, User
+from quizapp.models import Card, User
 from quizapp.services.bank_import import compute_skill_rows
 
 # Rows the use cases hand to the pages as they are: a card's page renders its Card, and a login
@@ -59,6 +59,17 @@ class ItemState:
     learning: bool  # in learning or relearning steps (not held by the daily review limit)
 
 
-def is_offered(item: StudyItem | Item) -> bool:
+class ItemFacts(Protocol):
+    """What is_offered reads of an item: a StudyItem, an Item, Card or Skill, or a row."""
+
+    @property
+    def retired(self) -> bool: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def key(self) -> str: ...
+
+
+def is_offered(item: ItemFacts) -> bool:
     """OFFERED, for an item already read (a StudyItem, or an Item, Card or Skill row)."""
     return not item.retired and (item.kind != "skill" or item.key in SKILL_KEYS)

@@ -76,8 +76,9 @@ def compute_list_study(session: Session, user: StudyUser, now: datetime,
         to_study = [*in_list, condition]
         left = session.scalar(select(func.count()).select_from(joined).where(*to_study)) or 0
         if left:
-            first = session.scalar(select(ITEM.c.id).select_from(joined).where(*to_study)
-                                   .order_by(*compute_card_order(filters, terms)).limit(1))
+            first = session.execute(select(ITEM.c.id).select_from(joined).where(*to_study)
+                                    .order_by(*compute_card_order(filters, terms))
+                                    .limit(1)).scalar_one()
             item, state = load_item_and_state(session, user.id, first)
             return ListStudy(replace(status, item=item, state=state,
                                      learned_ahead=until != now), left)

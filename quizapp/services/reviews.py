@@ -90,9 +90,9 @@ def apply_rating(
     if answer is not None:
         answer = answer[:ANSWER_MAX]
     is_new = state is None
-    if (0 if is_new else state.version) != seen_version:
+    if (0 if state is None else state.version) != seen_version:
         raise Conflict(STALE_MESSAGE)
-    before = srs.new_state(now) if is_new else state.state
+    before = srs.new_state(now) if state is None else state.state
 
     @cache
     def schedule(settings: Scheduling) -> srs.ReviewResult:
@@ -108,16 +108,16 @@ def apply_rating(
         "user_id": user.id, "item_id": item.id, "reviewed_at": now, "rating": rating,
         "duration_ms": duration_ms, "answer": answer, "correct": correct,
         "puzzle_seed": puzzle_seed, "was_new": is_new,
-        "was_review": not is_new and not state.learning,
-        "state_before": None if is_new else state.state,
-        "due_before": None if is_new else state.due,
-        "last_reviewed_before": None if is_new else state.last_reviewed_at,
+        "was_review": state is not None and not state.learning,
+        "state_before": None if state is None else state.state,
+        "due_before": None if state is None else state.due,
+        "last_reviewed_before": None if state is None else state.last_reviewed_at,
         "version_after": seen_version + 1,
     }
     # Everything is computed; the write transaction is a read of the settings, two writes and
     # a commit, so the database's write lock is held as briefly as possible.
     with serialize_writes(session):
-        review_id, result = apply_review(session, None if is_new else state.id, schedule, read,
+        review_id, result = apply_review(session, None if state is None else state.id, schedule, read,
                                          review_row, seen_undos)
     return Rated(review_id, item.title, result.due)
 

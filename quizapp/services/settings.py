@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from datetime import tzinfo
+from typing import Any
 
 from sqlalchemy import and_, bindparam, case, select, update
 from sqlalchemy.orm import Session
@@ -104,7 +105,7 @@ class MergedSettings:
     replaced: tuple[str, ...]
 
 
-def _same(name: str, one: object, other: object) -> bool:
+def _same(name: str, one: Any, other: Any) -> bool:
     if name == "desired_retention":  # shown with two decimals, stored as given
         return round(float(one), 2) == round(float(other), 2)
     return one == other

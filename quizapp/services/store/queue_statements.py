@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import and_, bindparam, exists, func, literal, select
+from datetime import datetime
+
+from sqlalchemy import BindParameter, and_, bindparam, exists, func, literal, select
 
 from quizapp.models import Item, QueuedItem, Review, ReviewState
 from quizapp.services.store.study_items import (
@@ -20,8 +22,10 @@ from quizapp.services.store.study_items import (
 # building SQLAlchemy statements costs more than executing these small indexed queries.
 # Counting and filtering use the item table itself: the Item entity would bring its card and
 # skill joins (with_polymorphic) into queries that read no card or skill column.
-_USER, _NOW, _UNTIL, _DAY_START = (bindparam("user_id"), bindparam("now"), bindparam("until"),
-                                   bindparam("day_start"))
+_USER: BindParameter[int] = bindparam("user_id")
+_NOW: BindParameter[datetime] = bindparam("now")
+_UNTIL: BindParameter[datetime] = bindparam("until")
+_DAY_START: BindParameter[datetime] = bindparam("day_start")
 _ITEM, _REVIEW = Item.__table__, Review.__table__
 _SEEN = exists().where(ReviewState.user_id == _USER, ReviewState.item_id == _ITEM.c.id)
 # Suspended items are left out of every statement below: a probe of their (user_id, item_id) key.

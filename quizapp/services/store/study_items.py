@@ -103,8 +103,7 @@ def load_item_and_state(session: Session, user_id: int,
     # Core statements run on the session's connection: same transaction, no ORM layer.
     row = session.connection().execute(
         LOAD_ITEM_AND_STATE, {"user_id": user_id, "item_id": item_id}).first()
-    item = None if row is None else compute_study_item(row)
-    if item is None or not is_offered(item):
+    if row is None or not is_offered(item := compute_study_item(row)):
         raise NotFound("That item is not in the study queue any more.")
     return item, compute_item_state(row)
 

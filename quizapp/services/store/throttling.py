@@ -4,7 +4,7 @@ each one reserved (recorded and committed) before the work it guards."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
@@ -29,7 +29,7 @@ def describe_wait(delta: timedelta) -> str:
 
 
 def recent_times(session: Session, model, conditions: tuple, since: datetime, limit: int,
-                 own_attempt: int | None = None) -> list[datetime]:
+                 own_attempt: int | None = None) -> Sequence[datetime]:
     """Times of the newest ``model`` rows (an attempt table) matching ``conditions`` after
     ``since``, at most ``limit``; the row ``own_attempt`` is left out."""
     query = select(model.attempted_at).where(*conditions, model.attempted_at > since)
