@@ -48,6 +48,18 @@ class EngineBackend:
     def values(self, t: Tensor, constructor: str) -> Any:
         return values_of(t, limit=VALUES_LIMIT)
 
+    def refuse(self, current: Tensor, step: Step, refused: Any, resolve: Any) -> Any:
+        """torch evaluates tensor arguments before its parser looks at the call: run them,
+        then report the parser's TypeError."""
+        values = [*step.args, *(v for _, v in step.kwargs)]
+        while values:
+            value = values.pop(0)
+            if isinstance(value, Chain):
+                resolve(value)
+            elif isinstance(value, tuple | list):
+                values[:0] = value
+        raise StepFailed("TypeError", refused.message, refused.why)
+
 
 def explain(expr: str) -> dict:
     """Explain ``expr`` step by step with the reference engine; JSON-serialisable."""

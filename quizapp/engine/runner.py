@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from quizapp.engine.expression import Chain, ExpressionError, Step, parse_expression
 from quizapp.engine.signatures import (
     MAX_DIMS,
+    ArgumentsRefused,
     BoundCall,
     bind_step,
     validate_index_reads,
@@ -44,6 +45,9 @@ class Backend(Protocol):
 
     def values(self, t: Any, constructor: str) -> Any:
         ...
+
+    def refuse(self, current: Any, step: Step, refused: Any, resolve: Any) -> Any:
+        ...  # raises StepFailed with torch's TypeError for a call torch's parser refuses
 
 
 def run_document(expr: object, backend: Backend) -> dict:
@@ -86,17 +90,17 @@ def run_document(expr: object, backend: Backend) -> dict:
 
 def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[Any, str]:
     """Bind and carry out one step, resolving tensor arguments and a ``[k]`` pick."""
-    bound = bind_step(step)
+    try:
+        bound = bind_step(step)
+    except ArgumentsRefused as exc:  # torch's own TypeError, after the tensor arguments ran
+        return backend.refuse(current, step, exc, lambda chain: _resolve(backend, chain, alive)), ""
     if current is not None:
         validate_work(step, bound, backend.shape(current))
         if step.kind == "index":
             validate_index_reads(step, bound, backend.layout(current)[0])
 
     def resolve(chain: Chain) -> Any:
-        nested = None
-        for nested_step in chain.steps:
-            nested, _ = run_step(backend, nested, nested_step, alive)
-        return nested
+        return _resolve(backend, chain, alive)
 
     result, why = backend.run(current, bound, step, resolve)
     alive.append(result)
@@ -112,6 +116,14 @@ def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[A
         raise ExpressionError(f"expected results of at most {MAX_DIMS} dims, this step makes "
                               f"{rank}", step.column)
     return result, why
+
+
+def _resolve(backend: Backend, chain: Chain, alive: list) -> Any:
+    """The tensor a nested chain (a tensor argument) evaluates to."""
+    nested = None
+    for nested_step in chain.steps:
+        nested, _ = run_step(backend, nested, nested_step, alive)
+    return nested
 
 
 def _expression_error(exc: ExpressionError) -> dict:

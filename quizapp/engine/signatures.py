@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from quizapp.engine.arg_parser import describe_arity_error
 from quizapp.engine.dtypes import DTYPES, canonicalize_dtype
 from quizapp.engine.expression import (
     DTYPE_NAMES,
@@ -90,6 +91,10 @@ def bind_step(step: Step) -> BoundCall:
         if step.kind == "constructor":
             validate_constructor_size(step, kwargs)
         return BoundCall(step.name, kwargs, step.pick)
+    arity = describe_arity_error(step, lambda name, value: _accepts(overloads, name, value))
+    if arity is not None:  # torch's parser refuses the call before any value is looked at
+        raise ArgumentsRefused(arity, "torch's argument parser refuses this call: it does not "
+                               "take these arguments (their number or names)")
     forms = " or ".join(_describe(step, params) for params in overloads)
     if len(overloads) > 1 or first is None:
         raise ExpressionError(f"expected {forms}", step.column)
@@ -97,6 +102,27 @@ def bind_step(step: Step) -> BoundCall:
     if first.at is not None and first.at < len(step.arg_columns):
         column = step.arg_columns[first.at]
     raise ExpressionError(f"{first.reason}; expected {forms}", column)
+
+
+class ArgumentsRefused(Exception):
+    """torch's TypeError for a call whose arguments' number or names fit no signature."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.message, self.why = message, why
+
+
+def _accepts(overloads: tuple[tuple[Param, ...], ...], name: str, value: object) -> bool:
+    """Whether some overload's parameter ``name`` takes ``value`` (the language's kinds)."""
+    for params in overloads:
+        for p in params:
+            if p.name == name:
+                try:
+                    canonicalize_value(p.kind, value)
+                except _Mismatch:
+                    continue
+                return True
+    return False
 
 
 def _match(params: tuple[Param, ...], step: Step) -> dict:

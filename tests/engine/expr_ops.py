@@ -326,9 +326,30 @@ def reads_past_sizes(t: Any, index: object) -> bool:
     return False
 
 
+ARITY_OPS = ("view", "reshape", "flatten", "squeeze", "unsqueeze", "permute", "transpose",
+             "swapaxes", "swapdims", "movedim", "moveaxis", "expand", "broadcast_to", "narrow",
+             "select", "unbind", "split", "chunk", "tensor_split", "diagonal", "unfold",
+             "as_strided", "contiguous", "clone", "unflatten", "t", "detach")
+KEYWORDS = ("dim", "dims", "size", "start", "length", "dim0", "dim1", "bogus", "sizes", "index",
+            "split_size", "source", "memory_format", "offset", "stride")
+
+
+def arity(gen: Any, t: Any) -> Maker:
+    """A call with missing, extra, repeated or unknown arguments (torch's parser refuses most
+    with a TypeError whose wording the language must match)."""
+    rng = gen.rng
+    name = rng.choice(ARITY_OPS)
+    args = tuple(rng.randint(-1, 1) if rng.random() < 0.85 else (0, 1)
+                 for _ in range(rng.choice((0, 0, 1, 2, 3, 4, 5))))
+    kwargs = {key: rng.randint(0, 1) for key in rng.sample(KEYWORDS, rng.choice((0, 0, 1, 1, 2)))}
+    pick = 0 if name in ("unbind", "split", "chunk", "tensor_split") else None
+    return gen.call(name, args, kwargs, pick=pick)
+
+
 OP_MAKERS: tuple[Callable[[Any, Any], Maker], ...] = (
     view, view, view, as_other, flatten, unflatten, squeeze, unsqueeze, permute, permute,
-    transpose, transpose, movedim, expand, expand, negative_size, negative_size, narrow_select, narrow_select, pieces, pieces,
+    transpose, transpose, movedim, expand, expand, negative_size, negative_size, arity,
+    narrow_select, narrow_select, pieces, pieces,
     diagonal_unfold, as_strided, as_strided, copy, copy, to, index, index, index,
 )
 # Makers that cut one dim (split, chunk, unbind, tensor_split, narrow, select): chosen more

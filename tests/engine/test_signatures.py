@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from quizapp.engine import explain
 from quizapp.engine.expression import ExpressionError, parse_expression
 from quizapp.engine.runner import StepFailed, run_step
-from quizapp.engine.signatures import MAX_DIMS, bind_step
+from quizapp.engine.signatures import MAX_DIMS, ArgumentsRefused, bind_step
 from quizapp.engine.torch_explain import TorchBackend
 from quizapp.engine.work_bounds import MAX_ALLOCATED_ELEMENTS
 
@@ -102,10 +103,12 @@ TORCH_TYPE_ERRORS = [
 
 @pytest.mark.torch
 @pytest.mark.parametrize("expr", TORCH_TYPE_ERRORS)
-def test_torch_argument_errors_are_expression_errors(expr: str) -> None:
+def test_torch_argument_errors_are_refused(expr: str) -> None:
+    """Each is refused before it runs: a value of the wrong type by the language (its own
+    message), a wrong number or name of arguments with torch's own TypeError, word for word."""
     chain = parse_expression(expr)
     *before, last = chain.steps
-    with pytest.raises(ExpressionError):
+    with pytest.raises((ExpressionError, ArgumentsRefused)) as refused:
         bind_step(last)
     import torch  # noqa: PLC0415 - the oracle for what torch's parser refuses
 
@@ -115,6 +118,22 @@ def test_torch_argument_errors_are_expression_errors(expr: str) -> None:
     with pytest.raises(StepFailed) as raised:  # torch called with the arguments as written
         backend.run(current, None, last, lambda chain: None)
     assert raised.value.type_name == "TypeError", raised.value.message
+    if isinstance(refused.value, ArgumentsRefused):
+        assert refused.value.message == raised.value.message
+        error = explain(expr)["error"]
+        assert (error["type"], error["message"]) == ("TypeError", raised.value.message)
+
+
+# Calls torch's parser refuses for their arguments' number or names: torch's TypeError.
+ARITY_ERRORS = [f"{X}.permute()", f"{X}.view()", f"{X}.transpose(0)", f"{X}.flatten(0, 1, 2)",
+                f"{X}.unflatten(1, 3, 1)", f"{X}.swapaxes(dim0=0, dim1=1)",
+                f"{X}.tensor_split(1, 2, dim=0)[0]", f"{X}.contiguous(torch.channels_last)"]
+
+
+@pytest.mark.parametrize("expr", ARITY_ERRORS)
+def test_arity_errors_are_torchs_type_errors(expr: str) -> None:
+    with pytest.raises(ArgumentsRefused):
+        bind_step(parse_expression(expr).steps[-1])
 
 
 # Forms torch accepts that the language leaves out on purpose (documented subset).
