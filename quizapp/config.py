@@ -323,6 +323,14 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
             environ.get("QUIZAPP_RATE_LIMIT_QUESTIONS") or (
                 "10000/minute" if testing else "60/minute;600/hour"),
             "QUIZAPP_RATE_LIMIT_QUESTIONS"),
+        # Ratings one account may make (services/rating_limits.py); testing rates many items
+        # at one moment of its fake clock.
+        "RATING_LIMIT_PER_MINUTE": canonicalize_int(
+            environ.get("QUIZAPP_RATING_LIMIT_PER_MINUTE", "10000" if testing else "60"),
+            "QUIZAPP_RATING_LIMIT_PER_MINUTE", 1, 100_000),
+        "RATING_LIMIT_PER_HOUR": canonicalize_int(
+            environ.get("QUIZAPP_RATING_LIMIT_PER_HOUR", "100000" if testing else "1000"),
+            "QUIZAPP_RATING_LIMIT_PER_HOUR", 1, 1_000_000),
         "RATELIMIT_STORAGE_URI": environ.get("QUIZAPP_RATE_LIMIT_STORAGE_URI") or "memory://",
         "PROXY_FIX_HOPS": canonicalize_int(
             environ.get("QUIZAPP_PROXY_FIX_HOPS", "0"), "QUIZAPP_PROXY_FIX_HOPS", 0, 5),

@@ -15,6 +15,7 @@ from quizapp.puzzles import MAX_RESPONSE_CHARS
 from quizapp.services.errors import Conflict, NotFound
 from quizapp.services.items import ItemState, StudyItem
 from quizapp.services.paging import check_page_number, count_pages
+from quizapp.services.rating_limits import RatingLimits, validate_rating_rate
 from quizapp.services.store.rating_writes import (
     STALE_MESSAGE,
     Scheduling,
@@ -62,6 +63,7 @@ def record_review(
     session: Session, user: StudyUser, item_id: int, rating: int, now: datetime, *,
     seen_version: int, duration_ms: int | None = None, answer: str | None = None,
     correct: bool | None = None, puzzle_seed: int | None = None,
+    rate_limits: RatingLimits | None = None,
 ) -> Rated:
     """Apply a rating made on a page that showed the item at ``seen_version`` (0 = new).
 
@@ -72,19 +74,22 @@ def record_review(
     item, state = load_item_and_state(session, user.id, item_id)
     return apply_rating(session, user, item, state, rating, now, seen_version=seen_version,
                         duration_ms=duration_ms, answer=answer, correct=correct,
-                        puzzle_seed=puzzle_seed)
+                        puzzle_seed=puzzle_seed, rate_limits=rate_limits)
 
 
 def apply_rating(
     session: Session, user: StudyUser, item: StudyItem, state: ItemState | None, rating: int,
     now: datetime, *, seen_version: int, duration_ms: int | None = None,
     answer: str | None = None, correct: bool | None = None, puzzle_seed: int | None = None,
-    seen_undos: int | None = None,
+    seen_undos: int | None = None, rate_limits: RatingLimits | None = None,
 ) -> Rated:
     """record_review once the item and the user's state for it are read (load_item_and_state):
     schedule with FSRS, then the write transaction. ``seen_undos``: the user's undos when a
-    puzzle's page was shown, checked in that transaction (srs.predates_undo)."""
+    puzzle's page was shown, checked in that transaction (srs.predates_undo). ``rate_limits``:
+    the account's rate of ratings (rating_limits; RatingThrottled past it)."""
     srs.validate_rating(rating)
+    if rate_limits is not None:
+        validate_rating_rate(session, user.id, now, rate_limits)
     if duration_ms is not None:
         duration_ms = max(0, min(int(duration_ms), DURATION_MAX_MS))
     if answer is not None:

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from quizapp import puzzles, srs
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.services.items import ItemState, StudyItem
+from quizapp.services.rating_limits import RatingLimits
 from quizapp.services.reviews import Rated, apply_rating
 from quizapp.services.store.study_items import load_item_and_state
 from quizapp.services.users import StudyUser
@@ -94,7 +95,7 @@ def check_skill_answer(
 def record_skill_review(
     session: Session, user: StudyUser, item_id: int, seed: int, answer: str, rating: int,
     now: datetime, *, seen_version: int, duration_ms: int | None, hints_used: int = 0,
-    seen_undos: int | None = None,
+    seen_undos: int | None = None, rate_limits: RatingLimits | None = None,
 ) -> Rated:
     """Rate a skill: the answer is judged again from the seed, so the log's correctness is ours."""
     skill, state = load_skill_and_state(session, user, item_id)
@@ -102,4 +103,5 @@ def record_skill_review(
     correct = None if checked.error else checked.correct
     return apply_rating(
         session, user, skill, state, rating, now, seen_version=seen_version, duration_ms=duration_ms,
-        answer=answer, correct=correct, puzzle_seed=seed, seen_undos=seen_undos)
+        answer=answer, correct=correct, puzzle_seed=seed, seen_undos=seen_undos,
+        rate_limits=rate_limits)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from math import ceil
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
 from quizapp.extensions import db
@@ -12,12 +13,14 @@ from quizapp.puzzles import compute_pick_options
 from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
 from quizapp.services.errors import OUTDATED_PUZZLE, Conflict, NotFound, ServiceError
 from quizapp.services.items import is_offered
+from quizapp.services.rating_limits import RatingLimits, RatingThrottled
 from quizapp.services.study_queue import (
     QueueView,
     compute_item_view,
     compute_queue,
     compute_status,
 )
+from quizapp.web.http.errors import render_error
 from quizapp.web.http.runtime import current_time, new_puzzle_seed
 from quizapp.web.navigation.lists import read_studied_list
 from quizapp.web.navigation.urls import compute_study_url
@@ -201,6 +204,12 @@ def _verify_or_none(token: str | None) -> ShownItem | None:
         return None
 
 
+def current_rating_limits() -> RatingLimits:
+    config = current_app.config
+    return RatingLimits(per_minute=config["RATING_LIMIT_PER_MINUTE"],
+                        per_hour=config["RATING_LIMIT_PER_HOUR"])
+
+
 @bp.route("/study/rate", methods=["POST"])
 @login_required
 def rate():
@@ -220,11 +229,17 @@ def rate():
             skill_reviews.record_skill_review(
                 db.session, current_user, shown.item_id, shown.seed, form.answer.data or "",
                 form.rating.data, now, seen_version=shown.version, duration_ms=duration,
-                hints_used=form.hints_used.data or 0, seen_undos=shown.undo_count)
+                hints_used=form.hints_used.data or 0, seen_undos=shown.undo_count,
+                rate_limits=current_rating_limits())
         else:
             reviews.record_review(
                 db.session, current_user, shown.item_id, form.rating.data, now,
-                seen_version=shown.version, duration_ms=duration)
+                seen_version=shown.version, duration_ms=duration,
+                rate_limits=current_rating_limits())
+    except RatingThrottled as exc:
+        refusal = current_app.make_response(render_error(429, exc.message))
+        refusal.headers["Retry-After"] = str(ceil(exc.retry_after.total_seconds()))
+        return refusal
     except Conflict as exc:
         flash(exc.message, "warning")  # e.g. a double click: nothing was saved twice
     except NotFound:
