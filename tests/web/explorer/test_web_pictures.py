@@ -1,0 +1,41 @@
+"""The explorer page draws every step's picture as inline SVG with its index → position table."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from quizapp.engine import explain
+
+CHAIN = "torch.arange(12).view(3, 4)[:, 1::2]"
+REFUSED = "torch.arange(24).view(2, 3, 4).transpose(0, 1).view(24)"
+
+
+def test_every_step_has_a_picture_and_a_table(client):
+    page = client.get("/explorer", query_string={"expr": CHAIN})
+    assert page.status_code == 200
+    doc = explain(CHAIN)
+    text = page.text
+    assert text.count('<svg xmlns="http://www.w3.org/2000/svg" class="pic"') == len(doc["steps"])
+    for number in range(len(doc["steps"])):
+        assert f'id="picture-step-{number}"' in text
+    # The last step's table: index, storage position and the sum that gives it.
+    last = text.split('id="picture-step-2"')[1]
+    rows = re.findall(r"<tr><td><code>(\[[^<]*\])</code></td><td class=\"num\">(\d+)</td>"
+                      r"<td><code>([^<]*)</code></td>", last)
+    assert [(i, int(p)) for i, p, _ in rows] == [
+        ("[0, 0]", 1), ("[0, 1]", 3), ("[1, 0]", 5), ("[1, 1]", 7), ("[2, 0]", 9), ("[2, 1]", 11)]
+    assert html.unescape(rows[3][2]) == "1 + 1×4 + 1×2 = 7"
+    assert "never (hatched)" in last and "6 storage cells are never read" in last
+    assert "pictures.js" in text
+
+
+def test_a_refused_view_still_draws_the_steps_before_it(client):
+    page = client.get("/explorer", query_string={"expr": REFUSED})
+    assert page.status_code == 200
+    assert page.text.count('class="pic"') == 3  # arange, view, transpose; the view is refused
+
+
+def test_the_picture_script_is_served_from_the_app(client):
+    script = client.get("/static/pictures.js")
+    assert script.status_code == 200 and b"data-pos" in script.data
