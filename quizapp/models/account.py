@@ -14,6 +14,7 @@ ADDRESS_MAX = 64
 DEVICE_MAX = 32
 TIME_ZONE_MAX = 64  # quizapp.srs.zones.ZONE_NAME_MAX
 NONCE_HASH_MAX = 64  # hex SHA-256 of a login's nonce
+BROWSER_MAX = 200  # characters of a login's User-Agent kept to name it in Settings
 
 
 class User(db.Model):
@@ -76,6 +77,9 @@ class LoginSession(db.Model):
     # SHA-256 (hex) of the identity's nonce: the table alone does not yield a usable identity.
     nonce_hash: Mapped[str] = mapped_column(String(NONCE_HASH_MAX))
     created_at: Mapped[datetime] = mapped_column(index=True)
+    # Renewed at most every LAST_SEEN_EVERY (services.accounts), not at every request.
+    last_seen_at: Mapped[datetime | None]
+    browser: Mapped[str | None] = mapped_column(String(BROWSER_MAX))  # its User-Agent, cut
 
 
 class LoginAttempt(db.Model):

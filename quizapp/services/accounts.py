@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from quizapp import srs
 from quizapp.models import LoginSession, User
-from quizapp.models.account import USERNAME_MAX
+from quizapp.models.account import BROWSER_MAX, USERNAME_MAX
 from quizapp.services.errors import InvalidCredentials, ServiceError
 from quizapp.services.login_limits import (
     LoginLimits,
@@ -193,7 +193,7 @@ LOAD_SIGNED_IN_USER = select(
     _USER.c.id, _USER.c.username, _USER.c.session_version, _USER.c.desired_retention,
     _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.maximum_interval_days,
     _USER.c.new_from_level, _USER.c.time_zone, _USER.c.keyboard_shortcuts, _USER.c.undo_count,
-    _USER.c.last_undo_item_id, _LOGIN.c.created_at, _LOGIN.c.nonce_hash,
+    _USER.c.last_undo_item_id, _LOGIN.c.created_at, _LOGIN.c.nonce_hash, _LOGIN.c.last_seen_at,
 ).select_from(_LOGIN.join(_USER, _USER.c.id == _LOGIN.c.user_id)).where(
     _LOGIN.c.id == bindparam("login_id"), _LOGIN.c.user_id == bindparam("user_id"))
 
@@ -209,7 +209,8 @@ def compute_signed_in_user(account: Any, login_id: int, nonce: str) -> SignedInU
 
 
 def load_user_for_session(session: Session, identity: str, *,
-                          not_before: datetime | None = None) -> SignedInUser | None:
+                          not_before: datetime | None = None,
+                          now: datetime | None = None) -> SignedInUser | None:
     """A login's identity (SignedInUser.identity) -> the user, or None when malformed, ended, stale or (with
     ``not_before``) started before that moment: a copied remember cookie carries no expiry of
     its own, so a login past its lifetime is refused here, not only pruned at the next login."""
@@ -225,36 +226,79 @@ def load_user_for_session(session: Session, identity: str, *,
         return None
     if not_before is not None and row.created_at < not_before:
         return None
+    if now is not None and (row.last_seen_at or row.created_at) < now - LAST_SEEN_EVERY:
+        # Renewed once in a while, not at every request: one more write per login and period.
+        session.execute(update(LoginSession).where(LoginSession.id == int(login_id))
+                        .values(last_seen_at=now))
+        session.commit()
     return compute_signed_in_user(row, int(login_id), nonce)
 
 
-def _add_login(session: Session, user: User, now: datetime, lifetime: timedelta
-               ) -> SignedInUser:
+# How stale a login's "last seen" may get before a request renews it.
+LAST_SEEN_EVERY = timedelta(minutes=10)
+
+
+@dataclass(frozen=True)
+class LoginInfo:
+    """One of the account's logins as Settings lists it."""
+
+    id: int
+    created_at: datetime
+    last_seen_at: datetime
+    browser: str | None
+    current: bool
+
+
+def list_logins(session: Session, user_id: int, current_login_id: int) -> list[LoginInfo]:
+    """The account's logins, this one first, then the most recently seen."""
+    rows = session.execute(
+        select(LoginSession.id, LoginSession.created_at, LoginSession.last_seen_at,
+               LoginSession.browser).where(LoginSession.user_id == user_id)).all()
+    logins = [LoginInfo(row.id, row.created_at, row.last_seen_at or row.created_at, row.browser,
+                        row.id == current_login_id) for row in rows]
+    return sorted(logins, key=lambda login: (not login.current, -login.last_seen_at.timestamp()))
+
+
+def end_other_logins(session: Session, user_id: int, keep_login_id: int) -> int:
+    """Sign out every other session of the account; commits and returns how many ended."""
+    ended = session.connection().execute(delete(LoginSession).where(
+        LoginSession.user_id == user_id, LoginSession.id != keep_login_id)).rowcount
+    session.commit()
+    return ended
+
+
+def _add_login(session: Session, user: User, now: datetime, lifetime: timedelta,
+               browser: str | None = None) -> SignedInUser:
     """A new login row for ``user`` (flushed, not committed); logins older than ``lifetime``
-    (the longest a cookie naming them stays valid) are pruned, so the table stays small."""
+    (the longest a cookie naming them stays valid) are pruned, so the table stays small.
+    ``browser`` is the client's User-Agent, kept (cut) to name the login in Settings."""
     session.execute(delete(LoginSession).where(LoginSession.created_at < now - lifetime))
     nonce = secrets.token_urlsafe(NONCE_BYTES)
-    login = LoginSession(user_id=user.id, nonce_hash=hash_nonce(nonce), created_at=now)
+    login = LoginSession(user_id=user.id, nonce_hash=hash_nonce(nonce), created_at=now,
+                         last_seen_at=now, browser=(browser or "")[:BROWSER_MAX] or None)
     session.add(login)
     session.flush()
     return compute_signed_in_user(user, login.id, nonce)
 
 
 def start_login(session: Session, user: User, *, now: datetime,
-                lifetime: timedelta = DEFAULT_LOGIN_LIFETIME) -> SignedInUser:
+                lifetime: timedelta = DEFAULT_LOGIN_LIFETIME, browser: str | None = None,
+                ) -> SignedInUser:
     """Record a new login of ``user`` (after registering or authenticating) and commit; log
     the client in with the returned user, whose identity names this login."""
-    signed_in = _add_login(session, user, now, lifetime)
+    signed_in = _add_login(session, user, now, lifetime, browser)
     session.commit()
     return signed_in
 
 
-def end_login(session: Session, user_id: int, login_id: int) -> None:
-    """Log out: delete the login, so every copy of its session or remember cookie stops
-    working."""
-    session.execute(delete(LoginSession).where(
-        LoginSession.id == login_id, LoginSession.user_id == user_id))
+def end_login(session: Session, user_id: int, login_id: int) -> bool:
+    """Log out (this login, or another of the account's from Settings): delete the login, so
+    every copy of its session or remember cookie stops working. False: no such login of the
+    account (already ended, or another account's)."""
+    ended = session.connection().execute(delete(LoginSession).where(
+        LoginSession.id == login_id, LoginSession.user_id == user_id)).rowcount
     session.commit()
+    return ended == 1
 
 
 def load_account(session: Session, user_id: int) -> User:
@@ -268,7 +312,7 @@ def load_account(session: Session, user_id: int) -> User:
 def change_password(
     session: Session, user: User, current: str, new: str, *, hash_method: str, address: str,
     now: datetime, limits: LoginLimits, device: DeviceCookie | None = None,
-    lifetime: timedelta = DEFAULT_LOGIN_LIFETIME,
+    lifetime: timedelta = DEFAULT_LOGIN_LIFETIME, browser: str | None = None,
 ) -> SignedInUser:
     """Replace the password and sign out every other session: every login of the account is
     deleted (and session_version bumped); returns the new login for this client.
@@ -286,6 +330,6 @@ def change_password(
     user.password_hash = generate_password_hash(new, method=hash_method)
     user.session_version += 1
     session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
-    signed_in = _add_login(session, user, now, lifetime)
+    signed_in = _add_login(session, user, now, lifetime, browser)
     session.commit()
     return signed_in

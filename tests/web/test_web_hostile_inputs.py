@@ -42,7 +42,9 @@ POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/passwor
                "/study/suspend", "/study/resume",
                "/api/explain", "/sets/new", "/sets/<slug>/rename", "/sets/<slug>/delete",
                "/sets/<slug>/take", "/sets/<slug>/attempts/<int:attempt_id>/answer",
-               "/sets/<slug>/attempts/<int:attempt_id>/finish", "/sets/<slug>/reviews")
+               "/sets/<slug>/attempts/<int:attempt_id>/finish", "/sets/<slug>/reviews",
+               # Settings' sessions: no fields; an id not the account's gets 404.
+               "/settings/sessions/<int:login_id>/end", "/settings/sessions/end-others")
 
 
 # Per form route: the fields varied together (a password and its repeat), the well-formed body

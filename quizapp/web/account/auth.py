@@ -44,8 +44,9 @@ def init_login_manager(_app: Flask) -> None:
 
     @login_manager.user_loader
     def load_user(identity: str) -> CurrentUser | None:
+        now = current_time()
         user = accounts.load_user_for_session(
-            db.session, identity, not_before=current_time() - login_lifetime())
+            db.session, identity, not_before=now - login_lifetime(), now=now)
         return as_current_user(user) if user is not None else None
 
     login_manager.unauthorized_handler(ask_to_log_in)

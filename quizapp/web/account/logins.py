@@ -128,4 +128,10 @@ def start_new_session(signed_in: accounts.SignedInUser, *, remember: bool = Fals
 def sign_in(user: Account, *, remember: bool = False) -> None:
     """Record a new login of ``user`` and log this client in with it."""
     start_new_session(accounts.start_login(db.session, user, now=current_time(),
-                                           lifetime=login_lifetime()), remember=remember)
+                                           lifetime=login_lifetime(), browser=read_browser()),
+                      remember=remember)
+
+
+def read_browser() -> str | None:
+    """The client's User-Agent, which names its login in Settings' list of sessions."""
+    return request.headers.get("User-Agent") or None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from flask import Blueprint, current_app, flash, redirect, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, url_for
 from flask_login import current_user, login_required
 
 from quizapp import srs
@@ -27,6 +27,7 @@ from quizapp.web.account.logins import (
     current_login_limits,
     has_remember_cookie,
     login_lifetime,
+    read_browser,
     read_device,
     set_device_cookie,
     start_new_session,
@@ -134,7 +135,7 @@ def password():
                 db.session, account, form.current.data, form.new.data,
                 hash_method=current_app.config["PASSWORD_HASH_METHOD"],
                 address=client_address(), now=current_time(), limits=current_login_limits(),
-                lifetime=login_lifetime(), device=read_device())
+                lifetime=login_lifetime(), device=read_device(), browser=read_browser())
         except LoginThrottled as exc:  # wrong current passwords count as failed logins
             form.current.errors = [exc.message]
             status, headers = 429, compute_retry_headers(exc)
@@ -152,3 +153,25 @@ def password():
     settings_form = SettingsForm(formdata=None, data=asdict(current), now=current_time())
     page, _ = render_settings_page(settings_form, form, status)
     return page, status, headers
+
+
+@bp.route("/settings/sessions/<int:login_id>/end", methods=["POST"])
+@login_required
+def end_session(login_id: int):
+    """Sign out one other session of this account (this one signs out with Log out)."""
+    # CSRFProtect has checked the post's token before this view runs.
+    if login_id == current_user.login_id or not accounts.end_login(
+            db.session, current_user.id, login_id):
+        abort(404)
+    flash("That session is signed out.", "success")
+    return redirect(url_for("settings.index", _anchor="sessions-title"), 303)
+
+
+@bp.route("/settings/sessions/end-others", methods=["POST"])
+@login_required
+def end_other_sessions():
+    # CSRFProtect has checked the post's token before this view runs.
+    ended = accounts.end_other_logins(db.session, current_user.id, current_user.login_id)
+    noun = "session is" if ended == 1 else "sessions are"
+    flash(f"{ended} other {noun} signed out.", "success")
+    return redirect(url_for("settings.index", _anchor="sessions-title"), 303)

@@ -139,16 +139,17 @@ def test_an_identity_with_a_wrong_nonce_or_another_users_login_is_refused(app, c
 
 def test_the_user_loader_is_one_statement_per_request(app, client):
     _, remember_cookie = remembered_login(client, "counted")
-    # The settings page's own statement follows: how many reviews its download holds.
+    # The settings page's own statements follow: how many reviews its download holds, and
+    # the account's sessions it lists.
     with counted_statements(app) as statements:
         assert client.get("/settings").status_code == 200
-    assert len(statements) == 2 and "login_session" in statements[0], statements
-    assert "FROM review" in statements[1], statements
+    assert len(statements) == 3 and "login_session" in statements[0], statements
+    assert "FROM review" in statements[1] and "FROM login_session" in statements[2], statements
     from_cookie = replay(app, **{REMEMBER: remember_cookie})
     with counted_statements(app) as statements:
         assert from_cookie.get("/settings").status_code == 200
-    assert len(statements) == 2 and "login_session" in statements[0], statements
-    assert "FROM review" in statements[1], statements
+    assert len(statements) == 3 and "login_session" in statements[0], statements
+    assert "FROM review" in statements[1] and "FROM login_session" in statements[2], statements
 
 
 def test_logins_older_than_the_remember_cookie_are_pruned_by_a_new_login(app, client, clock):
