@@ -85,6 +85,11 @@ def describe_strides(picture: StepPicture) -> list[str]:
     return lines
 
 
+def count_cells(count: int) -> str:
+    """"1 storage cell is", "3 storage cells are"."""
+    return f"{count:,} storage cell is" if count == 1 else f"{count:,} storage cells are"
+
+
 def describe_picture(picture: StepPicture) -> str:
     """The picture in words: its desc, also printed below it."""
     layout = picture.layout
@@ -92,10 +97,10 @@ def describe_picture(picture: StepPicture) -> str:
              f"starts at storage offset {layout.storage_offset} and has {picture.numel:,} "
              "elements."]
     if picture.unreached is not None:
-        parts.append(f"{picture.unreached:,} storage cells are never read (hatched)."
+        parts.append(f"{count_cells(picture.unreached)} never read (hatched)."
                      if picture.unreached else "Every storage cell is read.")
     if picture.repeated:
-        parts.append(f"{picture.repeated:,} storage cells are read by more than one element "
+        parts.append(f"{count_cells(picture.repeated)} read by more than one element "
                      "(marked ×n).")
     if layout.copied_from is not None:
         source, step = layout.copied_from

@@ -182,7 +182,9 @@ def test_expand_marks_each_storage_cell_read_four_times():
 def test_overlapping_as_strided_counts_overlaps():
     picture = picture_of("torch.arange(10).as_strided((4, 3), (2, 1))")
     assert [slot.reached for slot in picture.strip] == [1, 1, 2, 1, 2, 1, 2, 1, 1, 0]
-    _, slots = svg_cells(render_svg(picture))
+    svg = render_svg(picture)
+    assert "1 storage cell is never read" in svg and "3 storage cells are read by more" in svg
+    _, slots = svg_cells(svg)
     assert {p for p, c in slots.items() if "unreached" in c} == {9}
     assert {p for p, c in slots.items() if "repeated" in c} == {2, 4, 6}
 
