@@ -246,7 +246,10 @@ def main() -> None:
     # Production settings on loopback: the simulated clients speak plain HTTP, so the Secure
     # cookies and HSTS that production has by default are turned off as for a loopback server.
     env = {"QUIZAPP_ENV": "production", "QUIZAPP_HTTPS": "0",
-           "QUIZAPP_SECRET_KEY": secrets.token_hex(32), "QUIZAPP_INSTANCE_PATH": instance, "QUIZAPP_CONTENT_PATH": str(ROOT / "content")}
+           "QUIZAPP_SECRET_KEY": secrets.token_hex(32), "QUIZAPP_INSTANCE_PATH": instance, "QUIZAPP_CONTENT_PATH": str(ROOT / "content"),
+           # Simulated users rate faster than a person may (services/rating_limits.py); the
+           # check still runs on every rating, so its cost is measured.
+           "QUIZAPP_RATING_LIMIT_PER_MINUTE": "100000", "QUIZAPP_RATING_LIMIT_PER_HOUR": "1000000"}
     if args.database_url:
         env["QUIZAPP_DATABASE_URL"] = args.database_url
     prepare_database(env, args.users)
