@@ -10,6 +10,8 @@ from math import prod
 
 MAX_DRAWN = 256  # elements, and storage cells, drawn per picture; the rest is summarised
 MAX_COUNTED = 65536  # reach counts are computed by walking at most this many elements
+MAX_CHAIN_COUNTED = 2**18  # ... and at most this many over all the steps of one chain
+MAX_PICTURES = 16  # steps drawn per chain (a 2,000-character chain may have hundreds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +82,17 @@ def iterate_indices(shape: tuple[int, ...]):
     return product(*(range(size) for size in shape))
 
 
+def compute_positions(layout: StepLayout) -> list[int]:
+    """Every element's storage position in row-major order, built one dim at a time (a list
+    comprehension per dim: far cheaper than an address sum per element)."""
+    if compute_numel(layout.shape) == 0:
+        return []
+    positions = [layout.storage_offset]
+    for size, step in zip(layout.shape, layout.stride, strict=True):
+        positions = [p + i * step for p in positions for i in range(size)]
+    return positions
+
+
 def read_value(layout: StepLayout, position: int) -> object | None:
     if layout.read is None or not 0 <= position < layout.storage_size:
         return None
@@ -95,18 +108,18 @@ def compute_strip_window(layout: StepLayout) -> range:
     return range(start, start + MAX_DRAWN)
 
 
-def compute_step_picture(layout: StepLayout) -> StepPicture:
-    """The picture of ``layout``: grid cells, the storage strip, reach counts and notes."""
+def compute_step_picture(layout: StepLayout, count_limit: int = MAX_COUNTED) -> StepPicture:
+    """The picture of ``layout``: grid cells, the storage strip, reach counts and notes.
+
+    Reach counts are computed when the tensor has at most ``count_limit`` elements."""
     shape, stride, offset = layout.shape, layout.stride, layout.storage_offset
     numel = compute_numel(shape)
     cells = tuple(
         GridCell(index, position, read_value(layout, position))
         for index in islice(iterate_indices(shape), MAX_DRAWN)
         for position in (compute_position(index, stride, offset),))
-    counted = numel <= MAX_COUNTED
-    counts: Counter[int] = Counter()
-    if counted:
-        counts.update(compute_position(index, stride, offset) for index in iterate_indices(shape))
+    counted = numel <= min(count_limit, MAX_COUNTED)
+    counts: Counter[int] = Counter(compute_positions(layout) if counted else ())
     window = compute_strip_window(layout)
     strip = tuple(StorageCell(p, read_value(layout, p), counts[p] if counted else None)
                   for p in window)
@@ -123,8 +136,9 @@ def compute_step_picture(layout: StepLayout) -> StepPicture:
         notes.append(f"The strip shows storage positions {window.start:,} to "
                      f"{window.stop - 1:,} of {layout.storage_size:,}.")
     if not counted:
-        notes.append(f"Reach counts are computed for at most {MAX_COUNTED:,} elements; this "
-                     f"tensor has {numel:,}, so the strip does not grey unread cells.")
+        notes.append(f"Reach counts are computed for at most {MAX_COUNTED:,} elements a step "
+                     f"and {MAX_CHAIN_COUNTED:,} a chain; this tensor has {numel:,}, so the "
+                     "strip does not grey unread cells.")
     if layout.read is None:
         notes.append("The values are unknown (uninitialised or random memory), so cells "
                      "show positions only.")

@@ -11,7 +11,13 @@ from quizapp.engine.explain import EngineBackend
 from quizapp.engine.expression import ExpressionError, parse_expression
 from quizapp.engine.runner import StepFailed, run_step
 from quizapp.engine.tensor import Tensor
-from quizapp.pictures.model import StepLayout, StepPicture, compute_step_picture
+from quizapp.pictures.model import (
+    MAX_CHAIN_COUNTED,
+    MAX_PICTURES,
+    StepLayout,
+    StepPicture,
+    compute_step_picture,
+)
 
 
 def trace_tensors(expr: str) -> list[Tensor]:
@@ -51,5 +57,11 @@ def compute_layouts(doc: dict, tensors: list[Tensor]) -> list[StepLayout]:
 
 
 def compute_chain_pictures(expr: str, doc: dict) -> list[StepPicture]:
-    """The picture of every step of ``doc`` (explain(expr)'s document)."""
-    return [compute_step_picture(layout) for layout in compute_layouts(doc, trace_tensors(expr))]
+    """The picture of each of the first MAX_PICTURES steps of ``doc`` (explain(expr)'s
+    document), reach counts within a budget of MAX_CHAIN_COUNTED elements for the chain."""
+    pictures, budget = [], MAX_CHAIN_COUNTED
+    for layout in compute_layouts(doc, trace_tensors(expr)[:MAX_PICTURES]):
+        picture = compute_step_picture(layout, count_limit=budget)
+        budget -= picture.numel if picture.counted else 0
+        pictures.append(picture)
+    return pictures

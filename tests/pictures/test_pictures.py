@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from quizapp.engine import explain  # noqa: E402
 from quizapp.pictures import (  # noqa: E402
     MAX_DRAWN,
+    MAX_PICTURES,
     StepLayout,
     compute_chain_pictures,
     compute_step_picture,
@@ -79,6 +80,8 @@ def check_picture(picture, step: dict) -> None:
     assert picture.numel == numel and len(picture.cells) == min(numel, MAX_DRAWN)
     grid, slots = svg_cells(render_svg(picture))
     assert [position for position, _ in grid] == [cell.position for cell in picture.cells]
+    # Without JavaScript each cell's title says what hovering would show.
+    assert all(f"reads storage position {p} (" in title for p, title in grid)
     assert sorted(slots) == [slot.position for slot in picture.strip]
     if picture.counted:
         counts = independent_positions(layout)
@@ -229,6 +232,22 @@ def test_a_large_tensor_is_drawn_up_to_the_bound_and_says_so():
     huge = picture_of("torch.arange(3).expand(100000, 3)")
     assert not huge.counted and all(slot.reached is None for slot in huge.strip)
     assert any("at most 65,536 elements" in n for n in huge.notes)
+
+
+def test_a_long_chain_is_drawn_within_its_budgets():
+    """Hundreds of steps, each of 65,536 elements: 16 pictures, counts for four of them."""
+    expr = "torch.arange(65536).view(256, 256)" + ".t()" * 40
+    doc = explain(expr)
+    pictures = compute_chain_pictures(expr, doc)
+    assert len(doc["steps"]) == 42 and len(pictures) == MAX_PICTURES
+    assert [p.counted for p in pictures] == [True] * 4 + [False] * 12
+    assert all(p.cells and p.cells[-1].position == compute_last(p) for p in pictures)
+
+
+def compute_last(picture) -> int:
+    layout = picture.layout
+    index = picture.cells[-1].index
+    return layout.storage_offset + sum(i * s for i, s in zip(index, layout.stride, strict=True))
 
 
 def test_unknown_values_show_positions_only():

@@ -39,3 +39,9 @@ def test_a_refused_view_still_draws_the_steps_before_it(client):
 def test_the_picture_script_is_served_from_the_app(client):
     script = client.get("/static/pictures.js")
     assert script.status_code == 200 and b"data-pos" in script.data
+
+
+def test_a_long_chain_says_which_steps_have_no_picture(client):
+    page = client.get("/explorer", query_string={"expr": "torch.arange(6).view(2, 3)" + ".t()" * 20})
+    assert page.status_code == 200 and page.text.count('class="pic"') == 16
+    assert "Pictures are drawn for the first 16 steps of a chain; steps 16 to 21" in page.text
