@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
+from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import CursorResult, Result, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from quizapp import srs
@@ -53,6 +54,12 @@ def compute_interval_labels(state: ItemState | ReviewState | None, user: StudyUs
                                       maximum_interval_days=user.maximum_interval_days,
                                       zone=srs.compute_user_zone(user))
     return {rating: srs.format_interval(delta) for rating, delta in intervals.items()}
+
+
+def _count_rows(result: Result[Any]) -> int:
+    """The rows a DML statement matched: Session.execute is typed to return a Result, and for
+    an UPDATE or DELETE it is a CursorResult, which has the rowcount."""
+    return cast(CursorResult[Any], result).rowcount
 
 
 def load_state(session: Session, user: StudyUser, item_id: int) -> ReviewState | None:
@@ -163,19 +170,21 @@ def undo_review(session: Session, user: StudyUser, review_id: int, now: datetime
     row_filter = (ReviewState.id == state_row.id, ReviewState.version == state_row.version)
     if review.was_new:
         # The item was new: removing its state makes it new again, as it was.
-        changed = session.execute(delete(ReviewState).where(*row_filter)
-                                  .execution_options(synchronize_session=False)).rowcount
+        changed = _count_rows(session.execute(delete(ReviewState).where(*row_filter)
+                                              .execution_options(synchronize_session=False)))
     else:
         # The version keeps growing, so a page shown before the undo cannot rate again.
-        changed = session.execute(
+        # A review of an item that had a state keeps that state (record_review).
+        assert review.state_before is not None
+        changed = _count_rows(session.execute(
             update(ReviewState).where(*row_filter)
             .values(state=review.state_before, due=review.due_before,
                     learning=srs.is_learning(review.state_before),
                     last_reviewed_at=review.last_reviewed_before, reps=ReviewState.reps - 1,
                     version=state_row.version + 1)
-            .execution_options(synchronize_session=False)).rowcount
-    removed = session.execute(delete(Review).where(Review.id == review.id)
-                              .execution_options(synchronize_session=False)).rowcount
+            .execution_options(synchronize_session=False)))
+    removed = _count_rows(session.execute(delete(Review).where(Review.id == review.id)
+                                          .execution_options(synchronize_session=False)))
     if changed != 1 or removed != 1:
         session.rollback()
         raise Conflict("That rating was already undone or changed; nothing was undone.")

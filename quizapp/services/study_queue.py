@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -126,7 +127,12 @@ def select_first_due(session: Session, user: StudyUser, until: datetime, *,
                      learning_only: bool = False) -> list[tuple[StudyItem, ItemState]]:
     statement = FIRST_DUE_LEARNING if learning_only else FIRST_DUE
     rows = session.connection().execute(statement, {"user_id": user.id, "until": until})
-    return [(compute_study_item(row), compute_item_state(row)) for row in rows]
+    due = []
+    for row in rows:
+        state = compute_item_state(row)
+        assert state is not None  # the statement joins the state table: a due item has one
+        due.append((compute_study_item(row), state))
+    return due
 
 
 def select_first_new(session: Session, user: StudyUser) -> list[StudyItem]:
@@ -169,7 +175,7 @@ def compute_queue(session: Session, user: StudyUser, now: datetime) -> QueueView
                 if not due and counts.due_learning else [])
     new = (select_first_new(session, user)
            if new_left and counts.new and not due and not learning else [])
-    plan = srs.plan_session(
+    plan: Sequence[tuple[StudyItem, ItemState] | StudyItem] = srs.plan_session(
         due, new, learning=learning, new_done_today=today.new_done,
         reviews_done_today=today.reviews_done, new_limit=user.new_per_day,
         review_limit=user.reviews_per_day)
@@ -180,6 +186,8 @@ def compute_queue(session: Session, user: StudyUser, now: datetime) -> QueueView
         plan = select_first_due(session, user, now + LEARN_AHEAD, learning_only=True)
         learned_ahead = bool(plan)
     head = plan[0] if plan else None
+    item: StudyItem | None
+    state: ItemState | None
     if isinstance(head, tuple):
         item, state = head
     else:

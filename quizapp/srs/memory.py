@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
@@ -40,7 +41,7 @@ class Memory:
     elapsed_days: int
 
 
-def compute_memory(state: dict, now: datetime, zone: tzinfo | int | None = None
+def compute_memory(state: Mapping[str, object], now: datetime, zone: tzinfo | int | None = None
                    ) -> Memory | None:
     """The memory ``state`` describes at ``now`` (days counted as study days with ``zone``, as
     review counts them); None for an item never rated, which has no memory to describe."""
@@ -48,7 +49,11 @@ def compute_memory(state: dict, now: datetime, zone: tzinfo | int | None = None
     card = _card_from_state(state)
     if card.last_review is None or card.stability is None:
         return None
+    # _card_from_state sets stability and difficulty together, and _count_in_study_days keeps
+    # a last review that was there.
+    assert card.difficulty is not None
     counted = _count_in_study_days(card, moment, zone)
+    assert counted.last_review is not None
     # A last review after ``now`` (a clock set back) counts as just now, as fsrs counts it.
     elapsed = max(0, (moment - counted.last_review).days)
     return Memory(stage=STAGE_NAMES[card.state], stability=card.stability,

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from copy import copy
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
+from typing import cast
 
 from fsrs import Card, Rating, ReviewLog, Scheduler, State
+from fsrs.card import CardDict
+from fsrs.review_log import ReviewLogDict
 
 from quizapp.srs.intervals import canonicalize_utc
 from quizapp.srs.rating import EASY, GOOD, HARD, RATINGS, validate_rating
@@ -40,9 +44,9 @@ _STATE_KEYS = frozenset(
 class ReviewResult:
     """Outcome of one review: the state to store, when the item is next due, and the fsrs log."""
 
-    state: dict  # JSON-serialisable fsrs Card.to_dict()
+    state: CardDict  # JSON-serialisable fsrs Card.to_dict()
     due: datetime  # timezone-aware UTC
-    log: dict  # JSON-serialisable fsrs ReviewLog.to_dict()
+    log: ReviewLogDict  # JSON-serialisable fsrs ReviewLog.to_dict()
 
 
 def validate_desired_retention(desired_retention: object) -> float:
@@ -91,7 +95,8 @@ def _card_from_state(state: object) -> Card:
             f"got {sorted(map(str, state))}"
         )
     try:
-        card = Card.from_dict(state)
+        # Its keys are CardDict's (checked above); from_dict checks the values.
+        card = Card.from_dict(cast(CardDict, state))
     except (TypeError, ValueError) as exc:
         raise ValueError(f"scheduling state is malformed: {exc}") from exc
     card.due = canonicalize_utc(card.due, "state due")
@@ -100,7 +105,8 @@ def _card_from_state(state: object) -> Card:
     if (card.stability is None) != (card.difficulty is None):
         raise ValueError("scheduling state must set both stability and difficulty, or neither")
     if card.stability is not None and not (
-        math.isfinite(card.stability) and card.stability > 0 and math.isfinite(card.difficulty)
+        math.isfinite(card.stability) and card.stability > 0
+        and card.difficulty is not None and math.isfinite(card.difficulty)
     ):
         raise ValueError("scheduling state needs a finite positive stability and finite difficulty")
     if card.state != State.Learning and card.stability is None:
@@ -114,7 +120,7 @@ def _card_from_state(state: object) -> Card:
     return card
 
 
-def new_state(now: datetime, *, card_id: int | None = None) -> dict:
+def new_state(now: datetime, *, card_id: int | None = None) -> CardDict:
     """State of a never-reviewed item, due at ``now``.
 
     ``card_id`` only labels fsrs review logs; by default it is the epoch milliseconds of ``now``
@@ -128,24 +134,24 @@ def new_state(now: datetime, *, card_id: int | None = None) -> dict:
     return Card(card_id=card_id, state=State.Learning, due=moment).to_dict()
 
 
-def is_new(state: dict) -> bool:
+def is_new(state: Mapping[str, object]) -> bool:
     """True if the item described by ``state`` has never been reviewed."""
     return _card_from_state(state).last_review is None
 
 
-def is_learning(state: dict) -> bool:
+def is_learning(state: Mapping[str, object]) -> bool:
     """True while the item is in its learning or relearning steps (minutes apart, within the
     day), False once it is in Review, the state whose ratings the daily review limit counts."""
     return _card_from_state(state).state != State.Review
 
 
-def state_due(state: dict) -> datetime:
+def state_due(state: Mapping[str, object]) -> datetime:
     """When the item described by ``state`` is due, as a timezone-aware UTC datetime."""
     return _card_from_state(state).due
 
 
 def review(
-    state: dict,
+    state: Mapping[str, object],
     rating: int,
     now: datetime,
     *,
@@ -182,8 +188,8 @@ def review(
     return ReviewResult(state=card.to_dict(), due=card.due, log=log.to_dict())
 
 
-def cap_state_due(state: dict, maximum_interval_days: int,
-                  zone: tzinfo | int | None = None) -> tuple[dict, datetime] | None:
+def cap_state_due(state: Mapping[str, object], maximum_interval_days: int,
+                  zone: tzinfo | int | None = None) -> tuple[CardDict, datetime] | None:
     """(state, due) for an item in Review whose due lies further after its last review than
     ``maximum_interval_days`` allows: due then ``maximum_interval_days`` after the last review
     (study days with ``zone``, as review counts them), which may be in the past (overdue).
@@ -221,7 +227,7 @@ def _count_in_study_days(card: Card, moment: datetime, zone: tzinfo | int | None
 
 
 def preview_intervals(
-    state: dict, now: datetime, *, desired_retention: float = DEFAULT_DESIRED_RETENTION,
+    state: Mapping[str, object], now: datetime, *, desired_retention: float = DEFAULT_DESIRED_RETENTION,
     maximum_interval_days: int = MAXIMUM_INTERVAL_DAYS, zone: tzinfo | int | None = None,
 ) -> dict[int, timedelta]:
     """For each rating 1..4, the interval fsrs gives if rated so at ``now`` (its label: a

@@ -121,9 +121,11 @@ def apply_review(session: Session, state_id: int | None,
             "owner_id": review_row["user_id"], "rated_item_id": review_row["item_id"],
             "new_state": result.state, "new_due": result.due,
             "learning": srs.is_learning(result.state)})
-    review_id = connection.execute(INSERT_REVIEW, {
+    inserted = connection.execute(INSERT_REVIEW, {
         **review_row, "state_after": result.state, "due_after": result.due,
-        "fsrs_log": result.log}).inserted_primary_key[0]
+        "fsrs_log": result.log}).inserted_primary_key
+    assert inserted is not None  # set for every single-row INSERT
+    review_id = inserted[0]
     session.commit()
     return review_id, result
 
