@@ -4,13 +4,16 @@ N random chains (seeded) of 3-8 valid ops on small CPU tensors are parsed and bo
 the timed loops run every op through ``OPS`` (already-bound canonical arguments) and through
 torch (pre-resolved ``torch.Tensor`` methods with the arguments as written).  Prints µs per op
 for each, the cost of whole ``explain()`` / ``torch_explain()`` calls, and last the ratio
-engine/torch (below 1.0 means the engine is faster).
+engine/torch (below 1.0 means the engine is faster), and whole ``explain()`` against
+``eval`` of the same string by torch (compile included), with the share of explain()'s time
+each phase takes.
 
     .venv/bin/python bench/engine_vs_torch.py [N] [seed]
 """
 
 from __future__ import annotations
 
+import ast
 import operator
 import random
 import sys
@@ -199,24 +202,80 @@ def main() -> None:
     engine = min(time_engine(engine_chains) for _ in range(REPEATS))
     eager = min(time_torch(torch_chains) for _ in range(REPEATS))
     sample = texts[: min(n, 500)]
-    t0 = time.perf_counter()
-    for text in sample:
-        explain(text)
+    whole = min(_timed(lambda: [explain(text) for text in sample]) for _ in range(REPEATS))
+    namespace = {"torch": torch}
+    evaluated = min(_timed(lambda: [eval(text, namespace) for text in sample])  # noqa: S307
+                    for _ in range(REPEATS))  # torch from the string: compile and run
     t1 = time.perf_counter()
     for text in sample:
         torch_explain(text)
     t2 = time.perf_counter()
     steps = sum(len(parse_expression(text).steps) for text in sample) / len(sample)
+    shares = explain_phases(sample, whole)
     print("per op (calls, µs per call), slowest relative to torch first:")
     for line in per_op_breakdown(engine_chains, torch_chains, names):
         print(line)
     print(f"chains: {n}, ops timed: {ops} ({ops / n:.1f} per chain), best of {REPEATS} runs")
     print(f"engine op layer (OPS, bound args): {1e6 * engine / ops:.2f} µs/op")
     print(f"torch eager CPU (Tensor methods):  {1e6 * eager / ops:.2f} µs/op")
-    print(f"explain() whole call:        {1e6 * (t1 - t0) / len(sample):.0f} µs "
+    print(f"explain() whole call:        {1e6 * whole / len(sample):.0f} µs "
           f"({steps:.1f} steps per chain, parse + bind + ops + why + values)")
+    print(f"eval() of the same string:   {1e6 * evaluated / len(sample):.0f} µs "
+          "(torch: compile + run the chain)")
     print(f"torch_explain() whole call:  {1e6 * (t2 - t1) / len(sample):.0f} µs")
+    print("explain() time by phase: " + ", ".join(f"{k} {v:.0%}" for k, v in shares.items()))
     print(f"ratio engine/torch: {engine / eager:.2f}")
+    print(f"ratio explain()/eval(): {whole / evaluated:.2f} (target 1.5, goal 1.0)")
+
+
+def _timed(run) -> float:
+    """CPU time of ``run()``: this process's own work, less disturbed by a shared machine."""
+    start = time.process_time()
+    run()
+    return time.process_time() - start
+
+
+def explain_phases(sample: list[str], whole: float) -> dict[str, float]:
+    """Shares of explain()'s time, each phase timed alone on the same chains (best of runs):
+    parse (text checks, ast, walk), bind (overloads, bounds), why (rendering the sentences),
+    and the rest (ops, layouts, values, the document) as what is left of the whole call."""
+    chains = [parse_expression(text) for text in sample]
+    parse = min(_timed(lambda: [parse_expression(text) for text in sample])
+                for _ in range(REPEATS))
+    steps = [step for chain in chains for step in _all_steps(chain)]
+    bind = min(_timed(lambda: [bind_step(step) for step in steps]) for _ in range(REPEATS))
+    outcomes = []
+    for chain in chains:
+        outcomes.extend(_outcomes(chain))
+    why = min(_timed(lambda: [o.why for o in outcomes]) for _ in range(REPEATS))
+    syntax = min(_timed(lambda: [ast.parse(text, mode="eval") for text in sample])
+                 for _ in range(REPEATS))
+    rest = max(whole - parse - bind - why, 0.0)
+    return {"parse": parse / whole, "(of which ast.parse)": syntax / whole, "bind": bind / whole,
+            "why": why / whole, "ops+layout+values": rest / whole}
+
+
+def _all_steps(chain: Chain) -> list:
+    found = []
+    for step in chain.steps:
+        found.append(step)
+        for value in (*step.args, *(v for _, v in step.kwargs)):
+            if isinstance(value, Chain):
+                found.extend(_all_steps(value))
+    return found
+
+
+def _outcomes(chain: Chain) -> list:
+    """Every op's Outcome along a chain (nested tensor arguments built on the side)."""
+    outcomes, t = [], None
+    for step in chain.steps:
+        bound = bind_step(step)
+        kwargs = {k: _engine_tensor(v) if isinstance(v, Chain) else v
+                  for k, v in bound.kwargs.items()}
+        outcome = CONSTRUCTORS[bound.name](**kwargs) if t is None else OPS[bound.name](t, **kwargs)
+        outcomes.append(outcome)
+        t = outcome.value if bound.pick is None else outcome.value[bound.pick]
+    return outcomes
 
 
 if __name__ == "__main__":

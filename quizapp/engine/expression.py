@@ -80,27 +80,45 @@ def parse_expression(expr: object) -> Chain:
     return parser.chain(tree.body, nested=False)
 
 
+_NOT_PRINTABLE = re.compile(r"[^ -~\t\n\r]")
+_QUOTE = re.compile(r"['\"]")
+
+
 def validate_text(expr: str) -> None:
-    """Length, character set and bracket depth: checked on the raw text before ``ast`` sees it."""
+    """Length, character set and bracket depth: checked on the raw text before ``ast`` sees it.
+
+    The first problem in reading order is reported: each kind is found by one scan (regular
+    expressions; the bracket walk only when there are enough brackets to go too deep).
+    """
     if len(expr) > MAX_CHARS:
         raise ExpressionError(f"expected at most {MAX_CHARS} characters, got {len(expr)}",
                               MAX_CHARS + 1)
-    depth = 0
-    for i, ch in enumerate(expr):
-        if ch in "([{":
-            depth += 1
-            if depth > MAX_BRACKET_DEPTH:
-                raise ExpressionError(f"expected brackets nested at most {MAX_BRACKET_DEPTH} deep",
-                                      i + 1)
-        elif ch in ")]}":
-            depth -= 1
-        elif ch in "'\"":
+    found = []  # (position, kind) of the first problem of each kind
+    for pattern, kind in ((_NOT_PRINTABLE, "char"), (_QUOTE, "quote")):
+        match = pattern.search(expr)
+        if match:
+            found.append((match.start(), kind))
+    if expr.count("(") + expr.count("[") + expr.count("{") > MAX_BRACKET_DEPTH:
+        depth = 0
+        for i, ch in enumerate(expr):
+            if ch in "([{":
+                depth += 1
+                if depth > MAX_BRACKET_DEPTH:
+                    found.append((i, "depth"))
+                    break
+            elif ch in ")]}":
+                depth -= 1
+    if found:
+        i, kind = min(found)
+        if kind == "depth":
+            raise ExpressionError(f"expected brackets nested at most {MAX_BRACKET_DEPTH} deep",
+                                  i + 1)
+        if kind == "quote":
             if _TO_CALL_OPEN.search(expr, 0, i):  # .to("cpu"): say what .to() supports
                 raise ExpressionError(f"expected no strings: {TO_SUPPORTED}", i + 1)
             raise ExpressionError("expected no strings: use torch.<name> for dtypes and formats",
                                   i + 1)
-        elif not (" " <= ch <= "~" or ch in "\t\n\r"):
-            raise ExpressionError(f"expected printable ASCII characters, got {ch!r}", i + 1)
+        raise ExpressionError(f"expected printable ASCII characters, got {expr[i]!r}", i + 1)
     if not expr.strip():
         raise ExpressionError("expected an expression such as torch.arange(6).view(2, 3)")
 

@@ -16,8 +16,10 @@ from quizapp.engine.expression import (
 def _dtype_names(step: Step) -> list[tuple[str, int]]:
     """Every torch.<dtype> among the step's arguments (nested in tuples and lists too), with
     the position of the argument it sits in."""
-    found = []
+    found: list[tuple[str, int]] = []
     values = list(step.args) + [v for _, v in step.kwargs]
+    if all(type(v) is int for v in values):  # the common case: plain integers, nothing to find
+        return found
     for at, value in enumerate(values):
         stack = [value]
         while stack:
