@@ -33,7 +33,7 @@ def channels_last_chain(rng: PuzzleRng) -> tuple[Chain, str]:
     shape = nchw_shape(rng, rank)
     form = rng.below(4)
     if form == 0:
-        ops = (Op(f".contiguous(memory_format={fmt})", shape, "contiguous"),)
+        ops: tuple[Op, ...] = (Op(f".contiguous(memory_format={fmt})", shape, "contiguous"),)
         return Chain(ctor_text("empty", shape), (), ops), "contiguous"
     if form == 1:
         ops = (Op(f".clone(memory_format={fmt})", shape, "clone"),)

@@ -30,13 +30,14 @@ def clone_source(rng: PuzzleRng, level: str) -> tuple[str, tuple[Op, ...]]:
         return ctor_text("empty", shape), om.grow(rng, shape, makers, rng.randint(1, 2))
     form = rng.below(3)
     if form == 0:  # broadcast dims (stride 0)
-        ops = (om.unsqueeze(rng, shape),)
-        ops += (om.expand(rng, ops[-1].shape),)
+        # expand applies to the size-1 dim the unsqueeze made.
+        ops: tuple[Op, ...] = (om.made(om.unsqueeze(rng, shape)),)
+        ops += (om.made(om.expand(rng, ops[-1].shape)),)
         return ctor_text("empty", shape), ops + om.grow(rng, ops[-1].shape, (om.transpose,), 1)
     if form == 1:  # a channels-last tensor, then sliced
         nchw = random_shape(rng, 4, 2, 5)
         ops = (Op(".contiguous(memory_format=torch.channels_last)", nchw, "contiguous"),)
-        return ctor_text("empty", nchw), ops + (om.stepped_slice(rng, nchw),)
+        return ctor_text("empty", nchw), ops + (om.made(om.stepped_slice(rng, nchw)),)
     # an overlapping as_strided window view of a 1-D buffer
     n = rng.randint(8, 12)
     rows, cols = rng.randint(2, 4), rng.randint(2, 4)
@@ -212,9 +213,9 @@ def order_candidates(rng: PuzzleRng, shape: tuple[int, ...]) -> list[tuple[Op, .
     """Pairs of a reorder and a merge/split, in both orders, with varied arguments."""
     found: list[tuple[Op, ...]] = []
     for _ in range(8):
-        first = rng.choice((om.permute, om.transpose, om.movedim))(rng, shape)
+        first = om.made(rng.choice((om.permute, om.transpose, om.movedim))(rng, shape))
         merge = (
-            om.flatten(rng, first.shape)
+            om.made(om.flatten(rng, first.shape))
             if rng.chance(50)
             else om.reshape_call(rng, rng.choice(om.regroupings(rng, first.shape)), "reshape")
         )
@@ -229,7 +230,8 @@ def order_candidates(rng: PuzzleRng, shape: tuple[int, ...]) -> list[tuple[Op, .
                     shape[:s] + (prod(shape[s : e + 1]),) + shape[e + 1 :],
                     "flatten",
                 )
-        found.append((merge_first, rng.choice((om.permute, om.transpose))(rng, merge_first.shape)))
+        reorder = om.made(rng.choice((om.permute, om.transpose))(rng, merge_first.shape))
+        found.append((merge_first, reorder))
     return rng.shuffled(found)
 
 

@@ -32,9 +32,10 @@ def expanded_chain(rng: PuzzleRng, level: str) -> Chain:
     else:
         shape = list(random_shape(rng, rng.randint(2, 3), 2, 5))
         x_ops = om.grow(rng, tuple(shape), (om.permute, om.stepped_slice, om.narrow), 1)
-        x_ops += (om.unsqueeze(rng, x_ops[-1].shape),)
+        x_ops += (om.made(om.unsqueeze(rng, x_ops[-1].shape)),)
         start = x_ops[-1].shape
-    y_ops: tuple[Op, ...] = (om.expand(rng, start),)
+    # start has at most four dims, so expand can always add a leading one.
+    y_ops: tuple[Op, ...] = (om.made(om.expand(rng, start)),)
     if level == "principal":
         y_ops += om.grow(rng, y_ops[-1].shape, (om.transpose, om.stepped_slice, om.permute), 1)
     return Chain(ctor_text("empty", tuple(shape)), x_ops, y_ops)

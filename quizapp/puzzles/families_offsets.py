@@ -38,7 +38,7 @@ def build_chain(rng: PuzzleRng, level: str, ctor: str, shape: tuple[int, ...]) -
     """x from ``ctor`` (sometimes permuted at senior+), y by the level's random view calls."""
     x_ops: tuple[Op, ...] = ()
     if level in ("senior", "principal") and rng.chance(35):
-        x_ops = (om.permute(rng, shape),)
+        x_ops = (om.made(om.permute(rng, shape)),)
     start = end_shape(x_ops, shape)
     ops = om.grow(
         rng,

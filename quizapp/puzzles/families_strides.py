@@ -25,10 +25,11 @@ from quizapp.puzzles.rules import CONCEPT_OF, rules_for
 from quizapp.puzzles.tracing import Trace, itemsize, trace
 
 
-def stride_mistakes(tr: Trace, first: int) -> list[tuple[list[int], str]]:
-    """Contiguous strides of the final shape, the strides one call earlier, and byte strides."""
+def stride_mistakes(tr: Trace, first: int) -> list[tuple[list[int] | None, str]]:
+    """Contiguous strides of the final shape, the strides one call earlier, and byte strides
+    (None for a one-byte dtype, where they are the same numbers)."""
     final = tr.final
-    found = [(contiguous_strides(final["shape"]), STRIDE_MISTAKES["contiguous"])]
+    found: list[tuple[list[int] | None, str]] = [(contiguous_strides(final["shape"]), STRIDE_MISTAKES["contiguous"])]
     if len(tr.steps) - 1 > first:
         prev = tr.steps[-2]
         if len(prev["stride"]) == len(final["stride"]):
@@ -70,7 +71,7 @@ STRIDE_COUNT = {"middle": (1, 3), "senior": (2, 4), "principal": (3, 6)}
 def build_strides_after(rng: PuzzleRng, level: str) -> Draft:
     for _attempt in range(8):
         shape = random_shape(rng, rng.randint(3, 4), 2, 5 if level == "middle" else 6)
-        x_ops = (om.permute(rng, shape),) if level != "middle" and rng.chance(40) else ()
+        x_ops = (om.made(om.permute(rng, shape)),) if level != "middle" and rng.chance(40) else ()
         start = end_shape(x_ops, shape)
         ops = om.grow(
             rng,
@@ -134,10 +135,10 @@ def build_slice_strides(rng: PuzzleRng, level: str) -> Draft:
             x_ops: tuple[Op, ...] = ()
         else:
             shape = random_shape(rng, rng.randint(3, 4), 3, 7)
-            x_ops = (om.permute(rng, shape),) if rng.chance(50) else ()
+            x_ops = (om.made(om.permute(rng, shape)),) if rng.chance(50) else ()
         start = end_shape(x_ops, shape)
         dims = sorted(rng.sample(range(len(start)), rng.randint(1, 2 if level == "middle" else 3)))
-        ops = (stepped_slice_op(rng, start, dims),)
+        ops: tuple[Op, ...] = (stepped_slice_op(rng, start, dims),)
         if level == "senior":
             more = (om.narrow, om.select, om.transpose)
             ops += om.grow(rng, ops[-1].shape, more, rng.randint(0, 2))

@@ -28,7 +28,7 @@ def noncontiguous_x(rng: PuzzleRng, level: str) -> tuple[tuple[int, ...], tuple[
     """A base shape and the calls that make x (often non-contiguous) from it."""
     if level == "middle":
         shape = random_shape(rng, rng.randint(2, 3), 2, 5)
-        ops = (om.permute(rng, shape),) if rng.chance(75) else ()
+        ops = (om.made(om.permute(rng, shape)),) if rng.chance(75) else ()
         return shape, ops
     shape = random_shape(rng, rng.randint(2, 3), 2, 6)
     makers = (om.stepped_slice, om.narrow, om.transpose, om.permute, om.unsqueeze, om.expand)

@@ -75,7 +75,7 @@ def build_tolist(rng: PuzzleRng, level: str) -> Draft:
         shape = random_shape(rng, rng.randint(*ranks), lo, hi)
         x_ops: tuple[Op, ...] = ()
         if level == "senior" and rng.chance(40):
-            x_ops = (om.unsqueeze(rng, shape),)
+            x_ops = (om.made(om.unsqueeze(rng, shape)),)
         start = end_shape(x_ops, shape)
         ops = om.grow(rng, start, makers, rng.randint(*count))
         chain = Chain(arange_text(shape), x_ops, ops)
@@ -111,7 +111,7 @@ def build_tolist(rng: PuzzleRng, level: str) -> Draft:
 def build_diagonal_strides(rng: PuzzleRng, level: str) -> Draft:
     for _attempt in range(8):  # until a known mistake differs where strides count
         shape = random_shape(rng, rng.randint(3, 4), 2, 6)
-        x_ops = (om.permute(rng, shape),) if rng.chance(50) else ()
+        x_ops = (om.made(om.permute(rng, shape)),) if rng.chance(50) else ()
         xs = end_shape(x_ops, shape)
         d1, d2 = rng.sample(range(len(xs)), 2)
         offset = rng.randint(-(xs[d1] - 1), xs[d2] - 1) if rng.chance(50) else 0

@@ -14,6 +14,13 @@ from quizapp.puzzles.chains import (  # noqa: F401 - grow is part of this module
 from quizapp.puzzles.rng import PuzzleRng
 
 
+def made(op: Op | None) -> Op:
+    """``op``, from a maker called on a shape it applies to: the caller's shape rules None out
+    (a permute of two dims or more, an unsqueeze of at most four)."""
+    assert op is not None, "an op maker was called on a shape it does not apply to"
+    return op
+
+
 def transpose(rng: PuzzleRng, shape: Shape, negative: bool = False) -> Op | None:
     n = len(shape)
     if n < 2:
