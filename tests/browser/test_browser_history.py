@@ -90,7 +90,7 @@ def table_roles(page) -> Counter:
 
 @pytest.mark.parametrize("width", [390, 320])
 def test_on_a_phone_each_review_reads_without_sideways_scrolling(history_url, width):
-    """At 390 px the table was 800 px wide and scrolled sideways in its box (quizapp issue 5)."""
+    """At 390 px the table was 800 px wide and scrolled sideways in its box; now it fits."""
     page = open_history(history_url, width)
     scroll = page.evaluate(SCROLL_JS)
     assert scroll["page"][0] <= scroll["page"][1] and scroll["table"][0] <= scroll["table"][1], scroll

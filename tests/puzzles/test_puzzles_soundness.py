@@ -168,7 +168,7 @@ def test_strides_of_size_one_dims_are_never_graded(family, level):
         assert len(shape) == len(answer), puzzle["id"]
         ones = [d for d, n in enumerate(shape) if n == 1]
         graded = [d for d, n in enumerate(shape) if n != 1]
-        # Something to grade; the two families named in issue 24 keep two dims or more.
+        # Something to grade; strides_after and slice_strides keep two dims or more.
         assert len(graded) >= (2 if family in ("strides_after", "slice_strides") else 1), (
             puzzle["id"], shape)
         shifted = [v + 7 if d in ones else v for d, v in enumerate(answer)]
