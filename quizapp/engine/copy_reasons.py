@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .contiguity import is_contiguous, is_contiguous_in_format, is_non_overlapping_and_dense
 from .view_chunks import shape_text
 
@@ -121,7 +123,7 @@ def _to_copy(t, result, fmt, suggested, copy):
             f"{shape_text(result[1])}, {how}")
 
 
-COPY_WHY = {
+COPY_WHY: dict[str, Callable[..., str]] = {
     "clone_dense": _clone,
     "clone_inferred": _clone,
     "clone_format": _clone,

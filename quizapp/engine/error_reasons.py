@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .view_chunks import count_text, refused_view_text, shape_text
 
 
@@ -75,7 +77,7 @@ def _index_range(index, real_dim, size, items=None, ndim=None):
     )
 
 
-ERROR_WHY = {
+ERROR_WHY: dict[str, Callable[..., str]] = {
     "dim_on_scalar": lambda dim: f"a 0-d tensor has no dim {dim} to work on",
     "dim_out_of_range": _dim_range,
     "numel_overflow": lambda shape: f"the element count of {shape_text(shape)} overflows 64 bits",

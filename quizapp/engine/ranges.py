@@ -99,6 +99,7 @@ def compute_arange_length(start, end, step, dtype: DType) -> tuple[int, tuple]:
             end,
             step,
         )
+    accumulators: tuple[int | float, ...]
     if dtype.kind == "int":
         accumulators = (_to_int64(start, dtype), _to_int64(step, dtype))
     elif dtype.name in ("float16", "bfloat16"):  # acc_type is float: checked Scalar::to<float>

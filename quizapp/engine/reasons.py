@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .copy_reasons import COPY_WHY, DENSE_ORDER_RULE
 from .error_reasons import ERROR_WHY
 from .tensor import TorchError
@@ -74,7 +76,7 @@ def _tensor_split_sections(t, d, sections, count):
     )
 
 
-OUTCOME_WHY = {
+OUTCOME_WHY: dict[str, Callable[..., str]] = {
     "view": _view,
     "reshape_alias": lambda t, shape, stride: (
         "reshape needed no copy, so it returned a view: " + _view(t, shape, stride)

@@ -184,7 +184,11 @@ def canonicalize_value(kind: str, value: object) -> object:
         return value
     if kind == "dtype?" and (value is None or (isinstance(value, TorchName)
                                                and value.name in DTYPE_NAMES)):
-        return None if value is None else canonicalize_dtype(value.name).name
+        if value is None:
+            return None
+        dtype = canonicalize_dtype(value.name)
+        assert dtype is not None  # canonicalize_dtype gives None only for None
+        return dtype.name
     if kind == "format?" and value is None:
         return "preserve_format"
     if kind in ("format", "format?") and isinstance(value, TorchName) and (

@@ -17,13 +17,18 @@ def count_text(n: int, noun: str, plural: str = "") -> str:
     return f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
 
 
-def view_chunks(shape: tuple, stride: tuple) -> tuple[list, list]:
+Chunk = tuple[int, int, int]  # (first_dim, last_dim, elements)
+Break = tuple[int, int, int, int]  # (i, j, stride_i, span)
+
+
+def view_chunks(shape: tuple, stride: tuple) -> tuple[list[Chunk], list[Break]]:
     """The chunks computeStride cuts the old dims into, outermost first, and the breaks between.
 
     A chunk is (first_dim, last_dim, elements); a break is (i, j, stride_i, span) meaning dim i
     does not continue the chunk starting at dim j: stride[i] != span (= elements * base stride).
     """
-    chunks, breaks = [], []
+    chunks: list[Chunk] = []
+    breaks: list[Break] = []
     if not shape:
         return chunks, breaks
     last, base, elements = len(shape) - 1, stride[-1], 1
@@ -59,8 +64,10 @@ def chunks_text(shape: tuple, stride: tuple) -> str:
     return head + ", " + ", ".join(p + " another" for p in parts[1:])
 
 
-def _crossing_new_dim(shape: tuple, stride: tuple, new_shape: tuple) -> tuple[int, tuple] | None:
-    # Replays computeStride's fill to find the new dim that would straddle a break.
+def _crossing_new_dim(shape: tuple, stride: tuple, new_shape: tuple
+                      ) -> tuple[int, Break | None] | None:
+    # Replays computeStride's fill to find the new dim that would straddle a break (None: it
+    # would split the outermost chunk, which has no break before it).
     chunks, breaks = view_chunks(shape, stride)
     view_d = len(new_shape) - 1
     for k in range(len(chunks) - 1, -1, -1):

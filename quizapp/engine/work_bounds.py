@@ -22,6 +22,8 @@ def compute_piece_count(name: str, kwargs: dict, shape: tuple[int, ...]) -> int 
     value = kwargs.get("split_size", kwargs.get("chunks", kwargs.get("indices_or_sections")))
     if isinstance(value, tuple):
         return len(value) + (name == "tensor_split")
+    # split, chunk and tensor_split each bind one of those (their signatures require it).
+    assert value is not None
     if value <= 0:
         return None
     if name == "split":
