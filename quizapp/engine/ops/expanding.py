@@ -75,9 +75,11 @@ def _expand_geometry(t: Tensor, sizes: tuple) -> tuple[tuple, tuple]:
     return tuple(out_size), tuple(out_stride)
 
 
-def _expand_fast(shape: tuple, stride: tuple, sizes: tuple) -> tuple[tuple, tuple] | None:
+def _expand_fast(shape: tuple, stride: tuple, sizes: tuple
+                 ) -> tuple[tuple | None, tuple] | None:
     # The same geometry for well-formed targets; None sends anything unusual (errors, -1 in a
-    # new dim, empty or overflowing results) to _expand_geometry and its exact checks.
+    # new dim, empty or overflowing results) to _expand_geometry and its exact checks, as does
+    # a None shape (a negative size for a new dim).
     lead = len(sizes) - len(shape)
     if lead < 0 or not shape or min(sizes) == 0 or prod(sizes) > INT64_MAX:
         return None

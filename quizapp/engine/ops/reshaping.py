@@ -82,6 +82,7 @@ def _reshape_to(t: Tensor, size: tuple, alias_key: str, copy_key: str) -> Outcom
     # view kernel's checks and messages apply); otherwise infer_size_dv, then _reshape_alias
     # when computeStride succeeds, else _unsafe_view(clone()).
     numel = prod(t[0])
+    stride: tuple | None  # None: computeStride finds no view
     if is_contiguous(t[0], t[1]):
         shape, stride = _view_layout(t, size, numel)
         return make_outcome(make_view(t, shape, stride, t[2]), alias_key, (t, shape, stride))

@@ -61,7 +61,7 @@ def slice_layout(
     return shape, stride, offset
 
 
-def slice_dim(t: Tensor, dim: int, start: int | None, end: int | None, step: int = 1) -> Tensor:
+def slice_dim(t: Tensor, dim: int, start: int, end: int, step: int = 1) -> Tensor:
     """A view of ``t`` sliced along one dim (what narrow, split and tensor_split produce)."""
     shape = t[0]
     if step == 1 and 0 <= dim < len(shape) and 0 <= start <= end <= shape[dim]:
