@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from operator import itemgetter
 
 from .reasons import render_why
@@ -71,6 +72,6 @@ ALLOCATING_KEYS = frozenset(
 )
 
 
-def make_outcome(value: Tensor | tuple[Tensor, ...], key: str, params: tuple = ()) -> Outcome:
+def make_outcome(value: Tensor | Sequence[Tensor], key: str, params: tuple = ()) -> Outcome:
     """Build an Outcome without the keyword-capable constructor (the ops' hot path)."""
     return _new_tuple(Outcome, (value, key, params))

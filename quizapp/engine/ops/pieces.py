@@ -37,7 +37,7 @@ class Pieces(Sequence):
         return self._make(k)
 
 
-def make_pieces(count: int, make: Callable[[int], Tensor]) -> tuple | Pieces:
+def make_pieces(count: int, make: Callable[[int], Tensor]) -> tuple[Tensor, ...] | Pieces:
     """``make(k)`` for every k < count: a tuple up to MAX_EAGER_PIECES, else a lazy Pieces."""
     if count <= MAX_EAGER_PIECES:
         return tuple([make(k) for k in range(count)])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..geometry import canonicalize_dim, format_sizes, validate_concrete_ints, wrap_int64
 from ..outcome import Outcome, make_outcome
 from ..reasons import torch_error
@@ -24,7 +26,7 @@ def unbind(t: Tensor, dim: int = 0) -> Outcome:
         rest_shape, rest_stride = shape[:d] + shape[d + 1 :], stride[:d] + stride[d + 1 :]
         step, offset, storage, dtype, base = stride[d], t[2], t[3], t[4], t[6] or t
         if max(offset, offset + (count - 1) * step) <= INT64_MAX:
-            pieces = tuple(
+            pieces: Sequence[Tensor] = tuple(
                 [
                     _new_tuple(
                         Tensor,
@@ -91,16 +93,16 @@ def split(t: Tensor, split_size, dim: int = 0) -> Outcome:
         if 0 not in shape and max(offset, offset + (count - 1) * split_size * step) <= INT64_MAX:
             head, tail = shape[:d], shape[d + 1 :]
             full = head + (split_size,) + tail
-            pieces = [
+            views = [
                 _new_tuple(
                     Tensor, (full, stride, offset + k * split_size * step, storage, dtype, True, base)
                 )
                 for k in range(count - 1)
             ]
-            pieces.append(
+            views.append(
                 make_view(t, head + (last,) + tail, stride, offset + (count - 1) * split_size * step)
             )
-            return _new_tuple(Outcome, (tuple(pieces), "split", (t, d, split_size, count)))
+            return _new_tuple(Outcome, (tuple(views), "split", (t, d, split_size, count)))
 
     def piece(k: int) -> Tensor:
         length = split_size if k < count - 1 else last
@@ -210,7 +212,7 @@ def tensor_split(t: Tensor, indices_or_sections, dim: int = 0) -> Outcome:
             )
         base, extra = divmod(shape[d], sections)
         if shape[d] >= 0 and sections <= MAX_EAGER_PIECES:  # in-range slices: no closure
-            pieces = tuple(
+            pieces: Sequence[Tensor] = tuple(
                 [
                     slice_dim(t, d, k * base + min(k, extra), (k + 1) * base + min(k + 1, extra))
                     for k in range(sections)
