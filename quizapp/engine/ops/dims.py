@@ -144,11 +144,11 @@ def transpose(t: Tensor, dim0: int, dim1: int) -> Outcome:
         return _new_tuple(Outcome, (result, "transpose", (t, result, a, b)))
     if ndim == 0 or a == b:
         return make_outcome(make_view(t, shape, stride, t[2]), "transpose_same", (t, a, b))
-    new_shape = list(shape)
-    new_stride = list(stride)
-    new_shape[a], new_shape[b] = shape[b], shape[a]
-    new_stride[a], new_stride[b] = stride[b], stride[a]
-    result = make_view(t, tuple(new_shape), tuple(new_stride), t[2])
+    swapped_shape = list(shape)
+    swapped_stride = list(stride)
+    swapped_shape[a], swapped_shape[b] = shape[b], shape[a]
+    swapped_stride[a], swapped_stride[b] = stride[b], stride[a]
+    result = make_view(t, tuple(swapped_shape), tuple(swapped_stride), t[2])
     return make_outcome(result, "transpose", (t, result, a, b))
 
 
@@ -180,7 +180,9 @@ def T(t: Tensor) -> Outcome:
     shape = t[0]
     ndim = len(shape)
     if 1 < ndim <= 64:  # permute's valid-permutation path with a precomputed reversal
-        dims, pick = _REVERSED[ndim]
+        reversal = _REVERSED[ndim]
+        assert reversal is not None  # set for every rank from 2 to 64
+        dims, pick = reversal
         new_shape = pick(shape)
         if 0 in new_shape:
             result = make_view(t, new_shape, pick(t[1]), t[2])
@@ -214,10 +216,10 @@ def movedim(t: Tensor, source, destination) -> Outcome:
         key = (ndim, s, d)
         move = _MOVES.get(key)
         if move is None:
-            order = list(range(ndim))
-            del order[s]
-            order.insert(d, s)  # the same order the general loop below builds
-            order = tuple(order)
+            moved = list(range(ndim))
+            del moved[s]
+            moved.insert(d, s)  # the same order the general loop below builds
+            order = tuple(moved)
             move = _MOVES[key] = (order, _picker(order))
         order, pick = move
         new_shape = pick(shape)
@@ -250,11 +252,11 @@ def movedim(t: Tensor, source, destination) -> Outcome:
             )
     if ndim == 0:
         return make_outcome(make_view(t, (), (), t[2]), "movedim", (t, ()))
-    order = [-1] * ndim
+    placed = [-1] * ndim
     for s, d in zip(wrapped_src, wrapped_dst, strict=True):
-        order[d] = s
+        placed[d] = s
     rest = iter([d for d in range(ndim) if d not in set(wrapped_src)])
-    order = tuple([o if o != -1 else next(rest) for o in order])
+    order = tuple([o if o != -1 else next(rest) for o in placed])
     result = permute(t, order)[0]
     return make_outcome(result, "movedim", (t, order))
 
