@@ -95,7 +95,7 @@ def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[A
     except ArgumentsRefused as exc:  # torch's own TypeError, after the tensor arguments ran
         return backend.refuse(current, step, exc, lambda chain: _resolve(backend, chain, alive)), ""
     if current is not None:
-        validate_work(step, bound, backend.shape(current))
+        validate_work(step, bound, backend.shape(current), lambda: backend.layout(current)[0])
         if step.kind == "index":
             validate_index_reads(step, bound, backend.layout(current)[0])
 

@@ -21,6 +21,7 @@ from quizapp.engine.expression import (
     Step,
     TorchName,
 )
+from quizapp.engine.ops import OPS
 from quizapp.engine.ops.indexing import UnknowableRead, getitem
 from quizapp.engine.signature_table import (
     CONSTRUCTOR_SIGNATURES,
@@ -234,7 +235,28 @@ def canonicalize_index(step: Step, index: object) -> object:
     return index
 
 
-def validate_work(step: Step, bound: BoundCall, shape: tuple[int, ...]) -> None:
+# Ops whose every check comes before any copy (at::native::reshape_symint: infer_size and the
+# dim checks, then view or clone); clone, contiguous and .to() allocate first, so a big input
+# is refused for them on its size alone.
+CHECKS_BEFORE_COPYING = frozenset({"reshape", "flatten", "ravel"})
+
+
+def would_copy(bound: BoundCall, fields: dict) -> bool:
+    """Whether the op really copies its input (by the engine, on the same layout): torch
+    raises its own error before it allocates anything, and a view allocates nothing."""
+    if bound.name not in CHECKS_BEFORE_COPYING or any(
+            isinstance(v, Chain) for v in bound.kwargs.values()):
+        return True  # judged by size alone (.to() allocates before it checks its format)
+    shape, stride = tuple(fields["shape"]), tuple(fields["stride"])
+    dtype = DTYPES[fields["dtype"]]
+    probe = Tensor(shape, stride, fields["storage_offset"], Storage(2**63 - 1), dtype)
+    try:
+        return OPS[bound.name](probe, **bound.kwargs).allocated
+    except TorchError:
+        return False
+
+
+def validate_work(step: Step, bound: BoundCall, shape: tuple[int, ...], layout=None) -> None:
     """Refuse steps torch_explain could not carry out in bounded memory: big copies, many pieces.
 
     Checked on the input's shape before either backend runs the step, so explain and
@@ -242,9 +264,9 @@ def validate_work(step: Step, bound: BoundCall, shape: tuple[int, ...]) -> None:
     """
     if step.name in MAY_COPY:
         numel = math.prod(shape)
-        if numel > MAX_ALLOCATED_ELEMENTS:
+        if numel > MAX_ALLOCATED_ELEMENTS and (layout is None or would_copy(bound, layout())):
             raise ExpressionError(f"expected at most {MAX_ALLOCATED_ELEMENTS} elements in a "
-                                  f"tensor that .{step.name}() may copy, got {numel}", step.column)
+                                  f"tensor that .{step.name}() would copy, got {numel}", step.column)
     if bound.pick is None:
         return
     count = compute_piece_count(step.name, bound.kwargs, shape)
