@@ -63,6 +63,7 @@ def render_value(value: object) -> str:
         return ":".join(parts) + ("" if value.step is None else f":{render_value(value.step)}")
     if isinstance(value, list):
         return "[" + ", ".join(render_value(v) for v in value) + "]"
+    assert isinstance(value, tuple)  # the parser's last kind of literal
     if len(value) == 1:
         return f"({render_value(value[0])},)"
     return "(" + ", ".join(render_value(v) for v in value) + ")"

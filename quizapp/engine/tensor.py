@@ -39,8 +39,10 @@ class Storage:
 
 _new_tuple = tuple.__new__
 _new_object = object.__new__
-_set_nbytes = Storage.nbytes.__set__  # slot descriptors: skip the frozen dataclass __init__
-_set_read = Storage.read.__set__
+# The slot descriptors, read from the class's namespace (mypy types a slot read on the class as
+# the field's value): setting through them skips the frozen dataclass __init__.
+_set_nbytes = vars(Storage)["nbytes"].__set__
+_set_read = vars(Storage)["read"].__set__
 
 
 def new_storage(nbytes: int, read: Callable[[int], object] | None = None) -> Storage:

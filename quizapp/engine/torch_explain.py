@@ -47,7 +47,9 @@ class TorchBackend:
     def __init__(self, torch: Any) -> None:
         self.torch = torch
 
-    def run(self, current: Any, bound: BoundCall, step: Step, resolve: Any) -> tuple[Any, str]:
+    def run(self, current: Any, bound: BoundCall | None, step: Step, resolve: Any
+            ) -> tuple[Any, str]:
+        # ``bound`` goes unused: torch binds the call as written itself (refuse passes None).
         if step.name not in _ALLOWED[step.kind]:  # the parser already refused it; never getattr it
             raise ExpressionError(f"expected a supported name, got {step.name}", step.column)
         args = [self.convert(a, resolve) for a in step.args]
@@ -116,7 +118,7 @@ COMPARED_FIELDS = ("shape", "stride", "storage_offset", "is_contiguous", "storag
 
 def document_differences(engine: dict, torch_doc: dict) -> list[tuple[str, str, object, object]]:
     """Every field (except ``why``) where two explain documents differ: (where, field, a, b)."""
-    diffs = []
+    diffs: list[tuple[str, str, object, object]] = []
     a_steps, b_steps = engine["steps"], torch_doc["steps"]
     for i in range(max(len(a_steps), len(b_steps))):
         a = a_steps[i] if i < len(a_steps) else None
