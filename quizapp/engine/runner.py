@@ -51,8 +51,9 @@ class Backend(Protocol):
 
 
 def run_document(expr: object, backend: Backend) -> dict:
-    """The explain document for ``expr`` computed by ``backend`` (issue-2 section 4 form)."""
-    doc = {"expr": expr if isinstance(expr, str) else None, "steps": [], "values": None,
+    """The explain document for ``expr`` computed by ``backend``: the expression, one entry per
+    step (its code, layout, storage number and why), the values, and the error if any."""
+    doc: dict[str, Any] = {"expr": expr if isinstance(expr, str) else None, "steps": [], "values": None,
            "error": None}
     try:
         chain = parse_expression(expr)
