@@ -139,7 +139,7 @@ class _ChainParser:
             self.line_starts.append(self.line_starts[-1] + len(line) + 1)
         self.steps_left = MAX_STEPS
 
-    def column(self, node: ast.AST) -> int:
+    def column(self, node: ast.expr | ast.keyword) -> int:
         return self.line_starts[node.lineno - 1] + node.col_offset + 1
 
     def chain(self, node: ast.expr, nested: bool) -> Chain:
@@ -192,6 +192,7 @@ class _ChainParser:
         return nodes
 
     def constructor(self, call: ast.Call) -> Step:
+        assert isinstance(call.func, ast.Attribute)  # chain checked torch.<name>(...)
         name = call.func.attr
         if name not in CONSTRUCTOR_NAMES:
             allowed = ", ".join(f"torch.{n}" for n in sorted(CONSTRUCTOR_NAMES))
@@ -212,15 +213,19 @@ class _ChainParser:
         if isinstance(node, ast.Subscript):
             index = self.value(node.slice, in_index=True)
             column = self.after(node.value)
-            columns = (self.column(node.slice),)
+            columns: tuple[int, ...] = (self.column(node.slice),)
             return Step("index", "__getitem__", (index,), (), render_index(index), column, None,
                         columns), i + 1
         if isinstance(node, ast.Call):  # a call of something that is not a method
             raise ExpressionError("expected a method call such as .view(...)",
                                   self.after(node.func))
+        # Each node after the first is one unwind went through: a Call, Subscript or Attribute.
+        assert isinstance(node, ast.Attribute)
         name = node.attr
         column = self.after(node) - len(name) - 1  # the "." before the name
-        called = i + 1 < len(nodes) and isinstance(nodes[i + 1], ast.Call)
+        following = nodes[i + 1] if i + 1 < len(nodes) else None
+        call = following if isinstance(following, ast.Call) else None
+        called = call is not None
         if name in ATTRIBUTE_OPS:
             if called:
                 raise ExpressionError(f"expected .{name} without parentheses (it is an attribute)",
@@ -228,21 +233,20 @@ class _ChainParser:
             return Step("attribute", name, (), (), f".{name}", column), i + 1
         if name not in METHOD_NAMES:
             refuse_copying_method(name, column)  # no copying method is a question the table answers
-            raise ExpressionError(describe_query(name, nodes[i + 1] if called else None)
+            raise ExpressionError(describe_query(name, call)
                                   or f"expected a supported op (."
                                   f"{', .'.join(sorted(METHOD_NAMES))}, .T, .mT), got .{name}",
                                   column)
-        if not called:
+        if call is None:
             raise ExpressionError(f"expected a call: .{name}(...)", column)
-        call = nodes[i + 1]
         args, kwargs, columns = self.arguments(call)
         code = f".{name}({render_arguments(args, kwargs)})"
         if name not in TUPLE_OPS:
             return Step("method", name, args, kwargs, code, column, None, columns), i + 2
-        if i + 2 >= len(nodes) or not isinstance(nodes[i + 2], ast.Subscript):
+        pick_node = nodes[i + 2] if i + 2 < len(nodes) else None
+        if not isinstance(pick_node, ast.Subscript):
             raise ExpressionError(f".{name}(...) returns a tuple: expected [k] after it",
                                   self.after(call))
-        pick_node = nodes[i + 2]
         simple = isinstance(pick_node.slice, ast.Constant | ast.UnaryOp)
         pick = self.value(pick_node.slice, in_index=False) if simple else None
         if type(pick) is not int:
@@ -253,6 +257,7 @@ class _ChainParser:
 
     def after(self, node: ast.expr) -> int:
         """1-based column just after ``node`` (where a ``[`` or ``(`` that follows it sits)."""
+        assert node.end_lineno is not None and node.end_col_offset is not None  # set by ast.parse
         return self.line_starts[node.end_lineno - 1] + node.end_col_offset + 1
 
     def arguments(self, call: ast.Call) -> tuple[tuple, tuple, tuple[int, ...]]:
@@ -279,7 +284,9 @@ class _ChainParser:
             operand = node.operand
             if isinstance(operand, ast.Constant) and type(operand.value) in (int, float):
                 sign = -1 if isinstance(node.op, ast.USub) else 1
-                return self.constant(node, sign * operand.value)
+                number = operand.value
+                assert isinstance(number, int | float)  # its type is int or float (checked above)
+                return self.constant(node, sign * number)
             raise ExpressionError("expected a number after the sign", self.column(operand))
         if isinstance(node, ast.Tuple | ast.List):
             items = [self.value(item, in_index) for item in node.elts]
@@ -289,6 +296,7 @@ class _ChainParser:
                      for p in (node.lower, node.upper, node.step)]
             for part, part_node in zip(parts, (node.lower, node.upper, node.step), strict=True):
                 if part is not None and (type(part) is not int):
+                    assert part_node is not None  # a part comes from a node
                     raise ExpressionError("expected integers or nothing in a slice",
                                           self.column(part_node))
             return slice(*parts)
