@@ -86,17 +86,20 @@ def test_a_study_page_is_three_statements_for_new_and_for_due_items(app, client,
     assert len(statements) == 3, statements
 
 
-def test_a_rating_is_two_reads_and_two_writes_after_the_user(app, client, bank):
-    """The item with its state, then, in the write transaction, the settings again (a Settings
-    save may have lowered the maximum interval since the user was read: rating_writes)."""
+def test_a_rating_is_four_reads_and_two_writes_after_the_user(app, client, bank):
+    """The item with its state; the per-account rating rate, one indexed read per window (the
+    time of the Nth newest review: a minute's and an hour's limit); then, in the write
+    transaction, the settings again (a Settings save may have lowered the maximum interval since
+    the user was read: rating_writes)."""
     register(client, "writer")
     page = client.get("/study").text
     with counted_statements(app) as statements:
         assert rate_current(client, 3, page).status_code == 303
     reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
     writes = [s for s in statements if s.lstrip().upper().startswith("INSERT")]
-    assert len(reads) == 3 and len(writes) == 2, statements
-    assert "maximum_interval_days" in reads[2] and "review_state" not in reads[2]
+    assert len(reads) == 5 and len(writes) == 2, statements
+    assert all("reviewed_at" in read and "OFFSET" in read.upper() for read in reads[2:4]), reads
+    assert "maximum_interval_days" in reads[4] and "review_state" not in reads[4]
 
 
 @pytest.fixture
