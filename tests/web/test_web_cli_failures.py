@@ -50,6 +50,9 @@ def test_bad_settings_are_one_line(tmp_path, env, words):
 def test_a_file_that_is_not_a_database_is_one_line_and_left_alone(tmp_path):
     garbage = os.urandom(4096)
     (tmp_path / "quizapp.db").write_bytes(garbage)
+    # Private as the app makes its own files, so that the start-up warning about files other
+    # accounts can read (tests/test_private_files.py) does not add a line here.
+    (tmp_path / "quizapp.db").chmod(0o600)
     result = run_quizapp(tmp_path, "db", "upgrade", "--directory", MIGRATIONS)
     assert_one_line_error(result, "the database could not be used: file is not a database")
     assert (tmp_path / "quizapp.db").read_bytes() == garbage
