@@ -16,9 +16,8 @@ from quizapp.markup.markdown import (
     ALLOWED_ATTRIBUTES,
     ALLOWED_TAGS,
     PYGMENTS_LIGHT,
-    PYTHON_NAMES,
     build_markdown,
-    compute_lexer,
+    compute_block_tokens,
 )
 
 # The same light theme as the pages (every token at 4.5:1 or more on white), as style attributes.
@@ -42,10 +41,7 @@ def compute_inline_highlighted(tokens: Iterable[tuple[_TokenType, str]]) -> str:
 
 def highlight_inline(code: str, language: str, _attrs: str) -> str:
     """markdown-it's highlight hook: a fenced block with its colours in style attributes."""
-    language = language.strip().split(" ")[0]
-    if language in PYTHON_NAMES:
-        return compute_inline_highlighted(compute_code_tokens(code))
-    return compute_inline_highlighted(compute_lexer(language).get_tokens(code))
+    return compute_inline_highlighted(compute_block_tokens(code, language))
 
 
 _MARKDOWN = build_markdown(highlight=highlight_inline)

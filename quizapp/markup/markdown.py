@@ -65,11 +65,16 @@ def compute_highlighted(tokens: Iterable[tuple[_TokenType, str]]) -> str:
     return f'<pre class="{HIGHLIGHT_CLASS}"><code>{body}</code></pre>'
 
 
-def highlight_block(code: str, language: str, _attrs: str) -> str:
+def compute_block_tokens(code: str, language: str) -> Iterable[tuple[_TokenType, str]]:
+    """A fenced block's tokens: Python through the app's own lexer, else Pygments' for its info."""
     language = language.strip().split(" ")[0]
     if language in PYTHON_NAMES:
-        return compute_highlighted(compute_code_tokens(code))
-    return compute_highlighted(compute_lexer(language).get_tokens(code))
+        return compute_code_tokens(code)
+    return compute_lexer(language).get_tokens(code)
+
+
+def highlight_block(code: str, language: str, _attrs: str) -> str:
+    return compute_highlighted(compute_block_tokens(code, language))
 
 
 def build_markdown(highlight: Callable[[str, str, str], str] = highlight_block) -> MarkdownIt:
