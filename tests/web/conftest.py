@@ -85,6 +85,17 @@ def empty_database_url(request):
 
 
 @pytest.fixture
+def empty_app(tmp_path, empty_database_url):
+    """An app on an empty database: a new SQLite file, or a new PostgreSQL database."""
+    config = {"SQLALCHEMY_DATABASE_URI": empty_database_url} if empty_database_url else {}
+    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), **config})
+    with app.app_context():
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
 def make_app(tmp_path, database_url, clock, seeds):
     """Builds the app on this test's database, clock and seeds; more configuration can be given
     (what create_app reads once, such as PROXY_FIX_HOPS)."""

@@ -28,17 +28,6 @@ APP_TABLES = {"user", "login_attempt", "login_session", "registration_attempt", 
               "practice_set", "set_attempt", "set_answer", "queued_item"}
 
 
-@pytest.fixture
-def empty_app(tmp_path, empty_database_url):
-    """An app on an empty database: a new SQLite file, or a new PostgreSQL database."""
-    config = {"SQLALCHEMY_DATABASE_URI": empty_database_url} if empty_database_url else {}
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), **config})
-    with app.app_context():
-        yield app
-        db.session.remove()
-        db.engine.dispose()
-
-
 def schema_differences() -> list:
     with db.engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})

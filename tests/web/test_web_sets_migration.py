@@ -11,21 +11,10 @@ from flask_migrate import downgrade, upgrade
 from test_web_migrations import insert_sample_rows, schema_differences
 from webtest_support import MIGRATIONS
 
-from quizapp import create_app
 from quizapp.extensions import db
 
 BEFORE = "e7a1c4b9d302"  # the revision before practice sets (a4c8e2f6b913, c6e1a8d4f2b7)
 NEW_TABLES = {"practice_set", "set_attempt", "set_answer", "queued_item"}
-
-
-@pytest.fixture
-def empty_app(tmp_path, empty_database_url):
-    config = {"SQLALCHEMY_DATABASE_URI": empty_database_url} if empty_database_url else {}
-    app = create_app({"TESTING": True, "INSTANCE_PATH": str(tmp_path), **config})
-    with app.app_context():
-        yield app
-        db.session.remove()
-        db.engine.dispose()
 
 
 def count(conn, table: str) -> int:
