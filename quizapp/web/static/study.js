@@ -1,7 +1,7 @@
 // quizapp keyboard layer: progressive enhancement over plain HTML forms.
 // Space or Enter reveals the answer, 1-4 rate, u undoes, on pages whose <body> has
 // data-shortcuts (the person has not turned them off in Settings). Keys typed into a text field
-// are left alone.
+// are left alone; Escape leaves the field, and the keys then work.
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -134,6 +134,14 @@
     if (!document.body.hasAttribute("data-shortcuts")) return;
     // A held key repeats, and a key that is part of an IME composition is not a shortcut.
     if (event.repeat || event.isComposing) return;
+    // Escape leaves a text field (a puzzle's answer box has the focus from the start, so u
+    // typed a "u" there): the focus goes back to the page, where the keys below then work.
+    // A field's own use of Escape comes first: an open list of suggestions is closed by it.
+    if (event.key === "Escape" && typingInField(event) && !event.defaultPrevented &&
+        !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.target.blur();
+      return;
+    }
     if (event.ctrlKey || event.metaKey || event.altKey || typingInField(event)) return;
     var reveal = document.querySelector("[data-reveal]");
     // Space or Enter shows the answer, as in Anki; either then presses Good, which has the focus.
