@@ -5,8 +5,20 @@ from quizapp.models.bank import Card, Concept, Item, ItemConcept, Skill
 from quizapp.models.base import Base
 from quizapp.models.practice_sets import PracticeSet, QueuedItem, SetAnswer, SetAttempt
 from quizapp.models.study import ItemSuspension, Review, ReviewState
+from quizapp.models.teams import (
+    Assignment,
+    AssignmentMember,
+    JoinCodeAttempt,
+    Team,
+    TeamJoinCode,
+    TeamMember,
+    Track,
+    TrackStep,
+)
 
 __all__ = [
-    "Base", "Card", "Concept", "Item", "ItemConcept", "ItemSuspension", "LoginAttempt", "LoginSession", "PracticeSet", "QueuedItem", "RegistrationAttempt", "Review",
-    "ReviewState", "SetAnswer", "SetAttempt", "Skill", "User",
+    "Assignment", "AssignmentMember", "Base", "Card", "Concept", "Item", "ItemConcept",
+    "ItemSuspension", "JoinCodeAttempt", "LoginAttempt", "LoginSession", "PracticeSet",
+    "QueuedItem", "RegistrationAttempt", "Review", "ReviewState", "SetAnswer", "SetAttempt",
+    "Skill", "Team", "TeamJoinCode", "TeamMember", "Track", "TrackStep", "User",
 ]

@@ -59,6 +59,12 @@ class SetAttempt(db.Model):
     deadline: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
     score: Mapped[int | None]  # right answers counted, once finished
+    # Set when the attempt was taken as a step of a team's track: the team's lead sees it.
+    # Deleting the team or the step keeps the attempt, as the taker's own history.
+    team_id: Mapped[int | None] = mapped_column(ForeignKey("team.id", ondelete="SET NULL"),
+                                                index=True)
+    step_id: Mapped[int | None] = mapped_column(
+        ForeignKey("track_step.id", ondelete="SET NULL"), index=True)
 
 
 class SetAnswer(db.Model):
