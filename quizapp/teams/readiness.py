@@ -1,0 +1,79 @@
+"""How ready a member will be: FSRS's predicted recall of the track's items at its due time.
+
+The recall of one item is fsrs's retrievability of the member's stored state at that moment
+(srs.compute_memory, days counted as the member's reviews count them). An item the member
+has never reviewed has no memory for FSRS to project; fsrs itself gives such a card a
+retrievability of 0, and so does the dashboard: readiness is what the member can be expected
+to recall, and nothing was learnt of an item never studied. How many items were studied is
+shown beside it, so a low figure says whether it comes from forgetting or from never starting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+
+from quizapp import srs
+
+
+def compute_recall_moment(due_at: datetime | None, now: datetime) -> datetime:
+    """When readiness is predicted for: the due time, or now once it has passed (the stored
+    state then reflects reviews made after it, and FSRS predicts forward only) or when the
+    track has none."""
+    if due_at is None or due_at < now:
+        return now
+    return due_at
+
+
+def compute_recall(state: Mapping[str, object] | None, at: datetime,
+                   zone: tzinfo | int | None = None) -> float | None:
+    """The chance, 0..1, that the member recalls the item at ``at``; None for an item they
+    never reviewed (no state, or a new one) or whose stored state cannot be read."""
+    if state is None:
+        return None
+    try:
+        memory = srs.compute_memory(state, at, zone)
+    except ValueError:
+        return None  # a damaged state: no prediction rather than a broken dashboard
+    return None if memory is None else memory.retrievability
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """One member's predicted recall at ``at``: over the track's ``items`` (never-studied ones
+    counted as 0), how many they ``studied``, and the same mean per concept."""
+
+    at: datetime
+    items: int
+    studied: int
+    recall: float | None  # None when the track has no items
+    by_concept: Mapping[str, float]
+
+    @property
+    def percent(self) -> int | None:
+        return None if self.recall is None else round(self.recall * 100)
+
+
+def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
+                      states: Mapping[int, Mapping[str, object] | None], at: datetime,
+                      zone: tzinfo | int | None = None) -> Readiness:
+    """Readiness over the items of ``item_concepts`` (item id -> its concepts) from the
+    member's stored ``states`` (item id -> fsrs state; absent: never reviewed)."""
+    sums: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    total, studied = 0.0, 0
+    for item_id, concepts in item_concepts.items():
+        recall = compute_recall(states.get(item_id), at, zone)
+        if recall is not None:
+            studied += 1
+        chance = recall or 0.0
+        total += chance
+        for concept in set(concepts):
+            sums[concept] = sums.get(concept, 0.0) + chance
+            counts[concept] = counts.get(concept, 0) + 1
+    items = len(item_concepts)
+    return Readiness(at=at, items=items, studied=studied,
+                     recall=total / items if items else None,
+                     by_concept={concept: sums[concept] / counts[concept]
+                                 for concept in sorted(sums)})
