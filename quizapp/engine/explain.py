@@ -25,7 +25,7 @@ class EngineBackend:
             else:
                 outcome = OPS[bound.name](current, **kwargs)
         except TorchError as exc:
-            raise StepFailed(exc.type_name, exc.message, exc.why) from None
+            raise StepFailed(exc.type_name, exc.message, exc.why, exc.reason) from None
         why = outcome.why
         if bound.pick is not None:
             count = len(outcome.value)

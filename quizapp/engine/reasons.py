@@ -200,4 +200,4 @@ def render_why(key: str, params: tuple) -> str:
 
 def torch_error(type_name: str, message: str, key: str, *params) -> TorchError:
     """A TorchError whose `why` names the rule that was broken, in plain English."""
-    return TorchError(type_name, message, render_why(key, params))
+    return TorchError(type_name, message, render_why(key, params), (key, params))

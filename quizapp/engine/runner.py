@@ -26,9 +26,11 @@ _OUTSIDE = "The input is outside the expression language, so nothing from this s
 class StepFailed(Exception):
     """A backend's error for one step: torch's class name, first message line and a reason."""
 
-    def __init__(self, type_name: str, message: str, why: str) -> None:
+    def __init__(self, type_name: str, message: str, why: str,
+                 reason: tuple[str, tuple] | None = None) -> None:
         super().__init__(message)
         self.type_name, self.message, self.why = type_name, message, why
+        self.reason = reason  # (key, numbers) of the reference engine's why; None from torch
 
 
 class Backend(Protocol):

@@ -111,8 +111,10 @@ def format_sizes(seq) -> str:
 class TorchError(Exception):
     """An error torch raises for this input: its class name and the first line of its message."""
 
-    def __init__(self, type_name: str, message: str, why: str = "") -> None:
+    def __init__(self, type_name: str, message: str, why: str = "",
+                 reason: tuple[str, tuple] | None = None) -> None:
         super().__init__(message)
         self.type_name = type_name  # "RuntimeError", "IndexError", "ValueError", "TypeError"
         self.message = message
         self.why = why  # one plain-English sentence: which rule was broken
+        self.reason = reason  # (key, numbers) the why was rendered from, for pictures

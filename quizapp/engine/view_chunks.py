@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 def shape_text(seq) -> str:
     """(2, 3) style, with the trailing comma Python prints for one element."""
@@ -64,31 +66,62 @@ def chunks_text(shape: tuple, stride: tuple) -> str:
     return head + ", " + ", ".join(p + " another" for p in parts[1:])
 
 
-def _crossing_new_dim(shape: tuple, stride: tuple, new_shape: tuple
-                      ) -> tuple[int, Break | None] | None:
-    # Replays computeStride's fill to find the new dim that would straddle a break (None: it
-    # would split the outermost chunk, which has no break before it).
+@dataclass(frozen=True, slots=True)
+class RefusedView:
+    """Why computeStride found no strides for ``new_shape``, as numbers a picture can draw.
+
+    ``filled`` pairs each chunk that was filled (innermost first, as computeStride goes) with
+    the new dims that filled it; ``crossing`` is the new dim that would straddle a break (None:
+    every chunk filled, yet new dims are left), ``partial`` the new dims inside the chunk it
+    breaks out of (inner to it), and ``broken`` that break (None: the crossing dim would split
+    the outermost chunk, which has no break before it)."""
+
+    shape: tuple[int, ...]
+    stride: tuple[int, ...]
+    new_shape: tuple[int, ...]
+    chunks: tuple[Chunk, ...]
+    breaks: tuple[Break, ...]
+    filled: tuple[tuple[int, tuple[int, ...]], ...]  # (chunk number, new dims in it)
+    crossing: int | None
+    partial: tuple[int, ...]
+    broken: Break | None
+
+
+def compute_refused_view(shape: tuple, stride: tuple, new_shape: tuple) -> RefusedView:
+    """Replays computeStride's fill over the chunks, innermost first, to find the new dim that
+    would straddle a break."""
     chunks, breaks = view_chunks(shape, stride)
     view_d = len(new_shape) - 1
+    filled: list[tuple[int, tuple[int, ...]]] = []
+    crossing: int | None = None
+    partial: tuple[int, ...] = ()
+    broken: Break | None = None
     for k in range(len(chunks) - 1, -1, -1):
-        target, filled = chunks[k][2], 1
-        while view_d >= 0 and (filled < target or new_shape[view_d] == 1):
-            filled *= new_shape[view_d]
+        target, product, start, over = chunks[k][2], 1, view_d, None
+        while view_d >= 0 and (product < target or new_shape[view_d] == 1):
+            product *= new_shape[view_d]
+            if over is None and product > target:
+                over = view_d  # this dim overshoots; size-1 dims after it join greedily
             view_d -= 1
-        if filled != target:
-            return view_d + 1, breaks[k - 1] if k > 0 else None
-    return None
+        if product != target:
+            crossing = view_d + 1 if over is None else over
+            broken = breaks[k - 1] if k > 0 else None
+            partial = tuple(range(crossing + 1, start + 1))
+            break
+        filled.append((k, tuple(range(view_d + 1, start + 1))))
+    return RefusedView(tuple(shape), tuple(stride), tuple(new_shape), tuple(chunks),
+                       tuple(breaks), tuple(filled), crossing, partial, broken)
 
 
 def refused_view_text(shape: tuple, stride: tuple, new_shape: tuple) -> str:
     """Why computeStride found no strides: the chunks and the break a new dim would straddle."""
-    found = _crossing_new_dim(shape, stride, new_shape)
+    refused = compute_refused_view(shape, stride, new_shape)
     text = (
         f"shape {shape_text(shape)} with strides {shape_text(stride)}: {chunks_text(shape, stride)}"
     )
-    if found is None:
+    if refused.crossing is None:
         return text + f", and no grouping of new shape {shape_text(new_shape)} fits those chunks"
-    new_dim, brk = found
+    new_dim, brk = refused.crossing, refused.broken
     text += (
         f"; new dim {new_dim} (size {new_shape[new_dim]}) of shape {shape_text(new_shape)} would"
     )

@@ -129,15 +129,16 @@ class Canvas:
                  right=x + (7 * len(content) if anchor == "start" else 0), bottom=y + 4)
 
 
-def draw_strip(canvas: Canvas, picture: StepPicture, top: int, ids: str) -> int:
-    """The storage strip from ``top``; returns the y below it."""
+def draw_strip(canvas: Canvas, picture: StepPicture, top: int, ids: str, anchor: str) -> int:
+    """The storage strip from ``top``; returns the y below it. A copy links to the picture of
+    the step it copied, whose element id is ``anchor`` and the step's number."""
     layout = picture.layout
     canvas.text(MARGIN, top + 13, f"Storage #{layout.storage}: {layout.storage_size:,} "
                 "elements in memory order", "pic-heading")
     top += LINE + 4
     if layout.copied_from is not None:
         source, step = layout.copied_from
-        canvas.add(f'<a href="#picture-step-{step}" class="pic-link">', 0, 0)
+        canvas.add(f'<a href="#{anchor}{step}" class="pic-link">', 0, 0)
         canvas.text(MARGIN, top + 13, f"↑ new storage, copied from storage #{source} "
                     f"(step {step})", "pic-note")
         canvas.add("</a>")
@@ -254,11 +255,14 @@ def draw_grid(canvas: Canvas, picture: StepPicture, top: int, ids: str) -> int:
     return top + (LINE if rank > 2 else 0) + ARROW_SPACE + rows * CELL_H + 10
 
 
-def render_svg(picture: StepPicture, ids: str | None = None) -> str:
-    """The picture as an inline <svg>: natural size in px, scrolled by its figure if wide."""
+def render_svg(picture: StepPicture, ids: str | None = None,
+               anchor: str = "picture-step-") -> str:
+    """The picture as an inline <svg>: natural size in px, scrolled by its figure if wide.
+    ``ids`` prefixes its own element ids; ``anchor`` + a step number is the id of that step's
+    picture on the page (a copy links to the one it copied)."""
     ids = ids or f"pic-{picture.layout.step}"
     canvas = Canvas()
-    top = draw_strip(canvas, picture, MARGIN, ids)
+    top = draw_strip(canvas, picture, MARGIN, ids, anchor)
     top = draw_grid(canvas, picture, top + 12, ids)
     for note in picture.notes:
         canvas.text(MARGIN, top + 13, note, "pic-note")

@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from flask import Blueprint, jsonify, render_template, request
-from markupsafe import Markup
 
 from quizapp.engine import MAX_CHARS, ExpressionError, explain
 from quizapp.extensions import csrf
-from quizapp.pictures import (
-    StepPicture,
-    compute_chain_pictures,
-    compute_index_rows,
-    compute_storage_rows,
-    describe_picture,
-    render_svg,
-)
 from quizapp.web.http.errors import render_error
 from quizapp.web.http.rate_limits import limit_explain
+from quizapp.web.rendering.pictures import compute_chain_views
 
 bp = Blueprint("explorer", __name__)
 
@@ -70,26 +61,9 @@ def index():
                                examples=EXAMPLES), 400
     doc = explain_chain(expr)
     values = None if doc["values"] is None else format_values(doc["values"])
-    pictures = [compute_picture_view(p) for p in compute_chain_pictures(expr, doc)]
+    chain = compute_chain_views(expr, doc=doc)
     return render_template("explorer.html", expr=expr, doc=doc, values=values, problem=None,
-                           examples=EXAMPLES, pictures=pictures), compute_status(doc)
-
-
-@dataclass(frozen=True, slots=True)
-class PictureView:
-    """One step's picture as the page shows it: the SVG, its words and its tables."""
-
-    picture: StepPicture
-    svg: Markup
-    summary: str
-    index_rows: list[tuple[str, int, str, str]]
-    storage_rows: list[tuple[int, str, str]]
-
-
-def compute_picture_view(picture: StepPicture) -> PictureView:
-    # render_svg escapes every text it writes, so its markup is safe to put in the page.
-    return PictureView(picture, Markup(render_svg(picture)), describe_picture(picture),  # noqa: S704
-                       compute_index_rows(picture), compute_storage_rows(picture))
+                           examples=EXAMPLES, chain=chain), compute_status(doc)
 
 
 def format_values(values: object) -> str:
