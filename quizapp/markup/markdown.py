@@ -123,11 +123,14 @@ def render_python(code: str) -> Markup:
 
 
 def compute_pygments_css() -> str:
-    """Light theme by default, a dark one when the browser prefers dark.
+    """Light theme by default, a dark one where the page is dark: chosen (``data-theme="dark"``
+    on <html>), or the browser's preference unless the page is set to light.
 
     Both keep every token colour at 4.5:1 or more on their own background (WCAG AA); only the
     invisible whitespace class is fainter. "friendly" put comments and numbers near 2.6:1.
     """
     light = HtmlFormatter(style=PYGMENTS_LIGHT).get_style_defs(f".{HIGHLIGHT_CLASS}")
-    dark = HtmlFormatter(style=PYGMENTS_DARK).get_style_defs(f".{HIGHLIGHT_CLASS}")
-    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+    dark = HtmlFormatter(style=PYGMENTS_DARK)
+    followed = dark.get_style_defs(f':root:not([data-theme="light"]) .{HIGHLIGHT_CLASS}')
+    chosen = dark.get_style_defs(f':root[data-theme="dark"] .{HIGHLIGHT_CLASS}')
+    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{followed}\n}}\n{chosen}\n"

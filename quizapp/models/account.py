@@ -13,6 +13,7 @@ USERNAME_MAX = 40
 ADDRESS_MAX = 64
 DEVICE_MAX = 32
 TIME_ZONE_MAX = 64  # quizapp.srs.zones.ZONE_NAME_MAX
+THEME_MAX = 8
 NONCE_HASH_MAX = 64  # hex SHA-256 of a login's nonce
 BROWSER_MAX = 200  # characters of a login's User-Agent kept to name it in Settings
 
@@ -46,6 +47,10 @@ class User(db.Model):
     # Single-key shortcuts on study pages (Space, 1-4, u), as in Anki; a person can turn them
     # off (WCAG 2.1.4: stray keystrokes, e.g. from speech input, must not rate or undo).
     keyboard_shortcuts: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # "system" (follow the browser's prefers-color-scheme), "light" or "dark": the server sets
+    # it on every page's <html> (quizapp.services.settings.THEMES).
+    theme: Mapped[str] = mapped_column(String(THEME_MAX), default="system",
+                                       server_default="system")
     # Ratings this user has undone. A puzzle's seed follows the item's state version, which an
     # undone first rating sets back to 0; counting undos into the seed deals a fresh puzzle
     # instead of the one whose answer was just shown (web.http.runtime.derive_puzzle_seed).

@@ -159,6 +159,7 @@ class SignedInUser:
     new_from_level: str
     time_zone: str
     keyboard_shortcuts: bool
+    theme: str
     undo_count: int
     last_undo_item_id: int | None
     login_id: int
@@ -192,7 +193,8 @@ _LOGIN = LoginSession.__table__
 LOAD_SIGNED_IN_USER = select(
     _USER.c.id, _USER.c.username, _USER.c.session_version, _USER.c.desired_retention,
     _USER.c.new_per_day, _USER.c.reviews_per_day, _USER.c.maximum_interval_days,
-    _USER.c.new_from_level, _USER.c.time_zone, _USER.c.keyboard_shortcuts, _USER.c.undo_count,
+    _USER.c.new_from_level, _USER.c.time_zone, _USER.c.keyboard_shortcuts, _USER.c.theme,
+    _USER.c.undo_count,
     _USER.c.last_undo_item_id, _LOGIN.c.created_at, _LOGIN.c.nonce_hash, _LOGIN.c.last_seen_at,
 ).select_from(_LOGIN.join(_USER, _USER.c.id == _LOGIN.c.user_id)).where(
     _LOGIN.c.id == bindparam("login_id"), _LOGIN.c.user_id == bindparam("user_id"))
@@ -204,7 +206,7 @@ def compute_signed_in_user(account: Any, login_id: int, nonce: str) -> SignedInU
     return SignedInUser(
         account.id, account.username, account.session_version, account.desired_retention,
         account.new_per_day, account.reviews_per_day, account.maximum_interval_days,
-        account.new_from_level, account.time_zone, account.keyboard_shortcuts,
+        account.new_from_level, account.time_zone, account.keyboard_shortcuts, account.theme,
         account.undo_count, account.last_undo_item_id, login_id=login_id, nonce=nonce)
 
 

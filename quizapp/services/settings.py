@@ -1,4 +1,5 @@
-"""Study settings use case: retention, the longest interval, daily limits, day boundary, keys."""
+"""Study settings use case: retention, the longest interval, daily limits, day boundary, keys,
+theme."""
 
 from __future__ import annotations
 
@@ -28,6 +29,10 @@ NEW_FROM_LEVEL_LABELS = {"junior": "Every level, junior first", "middle": "Middl
 # lowered, read "principal only only" there.
 NEW_FROM_LEVEL_SCOPES = {"junior": "every level", "middle": "middle and above",
                          "senior": "senior and above", "principal": "principal"}
+# The page's colours: "system" follows the browser's prefers-color-scheme (the default).
+THEME_LABELS = {"system": "Follow the system", "light": "Light", "dark": "Dark"}
+THEMES = tuple(THEME_LABELS)
+UNKNOWN_THEME_MESSAGE = "Pick a theme: light, dark or follow the system."
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,7 @@ class StudySettings:
     new_from_level: str  # the lowest level whose new items the queue introduces
     time_zone: str  # an IANA name or "UTC+05:30" (quizapp.srs.zones)
     keyboard_shortcuts: bool  # Space, 1-4 and u on study pages
+    theme: str  # one of THEMES
 
 
 def validate_settings(settings: StudySettings, *, kept_zone: str | None = None) -> None:
@@ -56,6 +62,8 @@ def validate_settings(settings: StudySettings, *, kept_zone: str | None = None) 
             raise ServiceError(f"{label} is between {low} and {high}.")
     if settings.new_from_level not in NEW_FROM_LEVELS:
         raise ServiceError(f"New items come from one of the levels {', '.join(NEW_FROM_LEVELS)}.")
+    if settings.theme not in THEMES:
+        raise ServiceError(UNKNOWN_THEME_MESSAGE)
     if settings.time_zone != kept_zone:
         validate_time_zone(settings.time_zone)
 
@@ -85,14 +93,14 @@ def read_settings(user: StudyUser) -> StudySettings:
     return StudySettings(
         user.desired_retention, user.new_per_day, user.reviews_per_day,
         user.maximum_interval_days, user.new_from_level, user.time_zone,
-        user.keyboard_shortcuts)
+        user.keyboard_shortcuts, user.theme)
 
 
 SETTING_LABELS = {"desired_retention": "Desired retention", "new_per_day": "New items per day",
                   "reviews_per_day": "Reviews per day",
                   "maximum_interval_days": "Maximum interval",
                   "new_from_level": "New items from level", "time_zone": "Time zone",
-                  "keyboard_shortcuts": "Keyboard shortcuts"}
+                  "keyboard_shortcuts": "Keyboard shortcuts", "theme": "Theme"}
 
 
 @dataclass(frozen=True)
@@ -145,6 +153,7 @@ def update_settings(session: Session, user: User, settings: StudySettings, *,
     user.new_from_level = settings.new_from_level
     user.time_zone = settings.time_zone
     user.keyboard_shortcuts = settings.keyboard_shortcuts
+    user.theme = settings.theme
     moved = 0
     if bring_forward:
         # The user's row is written before any due moves: on PostgreSQL a rating in progress

@@ -16,6 +16,7 @@ from quizapp.web.http.session_cookie import register_session_cookie
 from quizapp.web.rendering import assets
 from quizapp.web.rendering.filters import register_filters
 from quizapp.web.rendering.fragments import init_fragments
+from quizapp.web.rendering.theme import register_theme
 from quizapp.web.sets import routes as sets
 from quizapp.web.study import history_puzzle, suspend
 from quizapp.web.study import routes as study
@@ -30,6 +31,7 @@ def register_web(app: Flask) -> None:
     register_rate_limits(app)
     register_fixed_urls(app)
     register_filters(app)
+    register_theme(app)
     assets.register_asset_versions(app)
     init_fragments(app)
     for blueprint in (

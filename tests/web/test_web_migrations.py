@@ -234,6 +234,8 @@ def test_review_ids_are_not_handed_out_again_after_the_upgrade(empty_app):
 # before, its own revision, the column, what every account from before gets, a column the
 # downgrade keeps). Batch mode would rebuild "user", and its reviews would cascade away.
 USER_COLUMNS_ADDED = [
+    # Every account follows the system, as every page did before the setting.
+    ("fc1dda5f1c76", "b3e7d1a9c5f2", "theme", "system", "keyboard_shortcuts"),
     # Shortcuts arrive on for every account, as they were before the setting.
     ("b8f4d2e6a1c3", "f6b1d3a8c2e7", "keyboard_shortcuts", True, "time_zone"),
     # 36500 days, the cap the scheduler had fixed, so no schedule changes.

@@ -12,6 +12,7 @@ from wtforms import (
     DecimalField,
     HiddenField,
     PasswordField,
+    RadioField,
     SelectField,
     StringField,
 )
@@ -37,6 +38,9 @@ from quizapp.services.settings import (
     NEW_PER_DAY_RANGE,
     RETENTION_RANGE,
     REVIEWS_PER_DAY_RANGE,
+    THEME_LABELS,
+    THEMES,
+    UNKNOWN_THEME_MESSAGE,
     UNKNOWN_ZONE_MESSAGE,
 )
 from quizapp.web.http.fields import CheckBox, DecimalNumberField, NumberField
@@ -179,6 +183,12 @@ class SettingsForm(FlaskForm):
     # An unticked box is not posted at all: this says the form carried the box, so a form
     # without it (a page opened before the setting existed, a script) leaves the setting alone.
     keyboard_shortcuts_shown = HiddenField()
+    # Radios, so every choice is in sight and works without script; a post without the field
+    # (a page from before the setting) keeps the stored theme.
+    theme = RadioField("Theme", choices=[SelectChoice(value, label)
+                                         for value, label in THEME_LABELS.items()],
+                       validate_choice=False,
+                       validators=[keep_if_not_posted])
     # The settings this form was shown with, signed (web.account.settings_page.sign_shown_settings); one
     # that does not verify only makes the save take every field as posted.
     shown_settings = HiddenField()
@@ -201,6 +211,12 @@ class SettingsForm(FlaskForm):
             # (a second save without looking would otherwise switch the user to UTC).
             field.data = field.object_data
             raise ValidationError(UNKNOWN_ZONE_MESSAGE)
+
+    def validate_theme(self, field: RadioField) -> None:
+        if field.data not in THEMES:
+            # Shown again with the stored theme ticked: a second save keeps it.
+            field.data = field.object_data
+            raise ValidationError(UNKNOWN_THEME_MESSAGE)
 
     def validate_desired_retention(self, field: DecimalField) -> None:
         # The field shows two decimals: a third would be saved, then shown (and saved back)

@@ -14,6 +14,7 @@ from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import (
     NEW_FROM_LEVEL_LABELS,
     SETTING_LABELS,
+    THEME_LABELS,
     MergedSettings,
     StudySettings,
     count_past_cap,
@@ -84,6 +85,8 @@ def format_setting(settings: StudySettings, name: str) -> str:
         return format_interval_days(value)
     if name == "new_from_level":
         return NEW_FROM_LEVEL_LABELS.get(value, value)
+    if name == "theme":
+        return THEME_LABELS.get(value, value)
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
@@ -98,7 +101,7 @@ def index():
         submitted = StudySettings(
             float(form.desired_retention.data), form.new_per_day.data, form.reviews_per_day.data,
             form.maximum_interval_days.data, form.new_from_level.data, form.time_zone.data,
-            form.chosen_shortcuts(base.keyboard_shortcuts))
+            form.chosen_shortcuts(base.keyboard_shortcuts), form.theme.data)
         try:
             account = accounts.load_account(db.session, current_user.id)
             merged = merge_settings(base, submitted, read_settings(account))
