@@ -124,7 +124,7 @@ def render_python(code: str) -> Markup:
 
 def compute_pygments_css() -> str:
     """Light theme by default, a dark one where the page is dark: chosen (``data-theme="dark"``
-    on <html>), or the browser's preference unless the page is set to light.
+    on <html>), or the browser's preference unless the page is set to light; on screens only.
 
     Both keep every token colour at 4.5:1 or more on their own background (WCAG AA); only the
     invisible whitespace class is fainter. "friendly" put comments and numbers near 2.6:1.
@@ -133,4 +133,6 @@ def compute_pygments_css() -> str:
     dark = HtmlFormatter(style=PYGMENTS_DARK)
     followed = dark.get_style_defs(f':root:not([data-theme="light"]) .{HIGHLIGHT_CLASS}')
     chosen = dark.get_style_defs(f':root[data-theme="dark"] .{HIGHLIGHT_CLASS}')
-    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{followed}\n}}\n{chosen}\n"
+    # Screens only: a page is printed light whatever its theme (app.css).
+    return (f"{light}\n@media screen and (prefers-color-scheme: dark) {{\n{followed}\n}}\n"
+            f"@media screen {{\n{chosen}\n}}\n")

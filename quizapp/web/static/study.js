@@ -61,6 +61,22 @@
   openLinkedPart();
   window.addEventListener("hashchange", openLinkedPart);
 
+  // A card page prints every part: the closed ones are opened for printing (app.css does it
+  // without script where the browser has ::details-content) and closed again after, so the
+  // page looks as the person left it. A study page's answer is never opened so.
+  var openedForPrint = [];
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll(".card-page details.more:not([open])").forEach(function (part) {
+      if (part.closest("details.reveal")) return;
+      part.open = true;
+      openedForPrint.push(part);
+    });
+  });
+  window.addEventListener("afterprint", function () {
+    openedForPrint.forEach(function (part) { part.open = false; });
+    openedForPrint = [];
+  });
+
   function typingInField(event) {
     var el = event.target;
     if (!el || !el.tagName) return false;
