@@ -202,16 +202,18 @@ def main() -> None:
     engine = min(time_engine(engine_chains) for _ in range(REPEATS))
     eager = min(time_torch(torch_chains) for _ in range(REPEATS))
     sample = texts[: min(n, 500)]
-    whole = min(_timed(lambda: [explain(text) for text in sample]) for _ in range(REPEATS))
     namespace = {"torch": torch}
-    evaluated = min(_timed(lambda: [eval(text, namespace) for text in sample])  # noqa: S307
-                    for _ in range(REPEATS))  # torch from the string: compile and run
+    best = _interleaved({
+        "whole": lambda: [explain(text) for text in sample],
+        "eval": lambda: [eval(text, namespace) for text in sample],  # noqa: S307
+        **explain_phases(sample)})
+    whole, evaluated = best["whole"], best["eval"]
     t1 = time.perf_counter()
     for text in sample:
         torch_explain(text)
     t2 = time.perf_counter()
     steps = sum(len(parse_expression(text).steps) for text in sample) / len(sample)
-    shares = explain_phases(sample, whole)
+    shares = phase_shares(best)
     print("per op (calls, µs per call), slowest relative to torch first:")
     for line in per_op_breakdown(engine_chains, torch_chains, names):
         print(line)
@@ -228,6 +230,16 @@ def main() -> None:
     print(f"ratio explain()/eval(): {whole / evaluated:.2f} (target 1.5, goal 1.0)")
 
 
+def _interleaved(runs: dict, rounds: int = 3 * REPEATS) -> dict[str, float]:
+    """The best CPU time of each run over rounds that take every run in turn, so a change in
+    the machine's load shifts them all alike and their ratios hold."""
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, run in runs.items():
+            best[name] = min(best[name], _timed(run))
+    return best
+
+
 def _timed(run) -> float:
     """CPU time of ``run()``: this process's own work, less disturbed by a shared machine."""
     start = time.process_time()
@@ -235,24 +247,28 @@ def _timed(run) -> float:
     return time.process_time() - start
 
 
-def explain_phases(sample: list[str], whole: float) -> dict[str, float]:
-    """Shares of explain()'s time, each phase timed alone on the same chains (best of runs):
-    parse (text checks, ast, walk), bind (overloads, bounds), why (rendering the sentences),
-    and the rest (ops, layouts, values, the document) as what is left of the whole call."""
+def explain_phases(sample: list[str]) -> dict:
+    """Each phase of explain() alone on the same chains: parse (text checks, ast, walk), the
+    ast.parse inside it, bind (overloads, bounds), why (rendering the sentences)."""
     chains = [parse_expression(text) for text in sample]
-    parse = min(_timed(lambda: [parse_expression(text) for text in sample])
-                for _ in range(REPEATS))
     steps = [step for chain in chains for step in _all_steps(chain)]
-    bind = min(_timed(lambda: [bind_step(step) for step in steps]) for _ in range(REPEATS))
     outcomes = []
     for chain in chains:
         outcomes.extend(_outcomes(chain))
-    why = min(_timed(lambda: [o.why for o in outcomes]) for _ in range(REPEATS))
-    syntax = min(_timed(lambda: [ast.parse(text, mode="eval") for text in sample])
-                 for _ in range(REPEATS))
-    rest = max(whole - parse - bind - why, 0.0)
-    return {"parse": parse / whole, "(of which ast.parse)": syntax / whole, "bind": bind / whole,
-            "why": why / whole, "ops+layout+values": rest / whole}
+    return {"parse": lambda: [parse_expression(text) for text in sample],
+            "(of which ast.parse)": lambda: [ast.parse(text, mode="eval") for text in sample],
+            "bind": lambda: [bind_step(step) for step in steps],
+            "why": lambda: [o.why for o in outcomes]}
+
+
+def phase_shares(best: dict[str, float]) -> dict[str, float]:
+    """Shares of explain()'s time: the phases timed alone, and the rest (ops, layouts,
+    values, the document) as what is left of the whole call."""
+    whole = best["whole"]
+    rest = max(whole - best["parse"] - best["bind"] - best["why"], 0.0)
+    shares = {name: best[name] / whole for name in ("parse", "(of which ast.parse)", "bind",
+                                                     "why")}
+    return {**shares, "ops+layout+values": rest / whole}
 
 
 def _all_steps(chain: Chain) -> list:
