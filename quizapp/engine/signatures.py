@@ -63,46 +63,102 @@ class _Mismatch(Exception):
 
 @dataclass(frozen=True, slots=True)
 class BoundCall:
-    """A step with its arguments bound: op-layer name, canonical keywords, ``[k]`` pick."""
+    """A step with its arguments bound: op-layer name, canonical keywords, ``[k]`` pick, and
+    whether a keyword holds a tensor argument (a nested Chain the backend runs first)."""
 
     name: str
     kwargs: dict
     pick: int | None
+    tensors: bool = False
+
+
+_new_object = object.__new__
+_set_name, _set_kwargs, _set_pick, _set_tensors = (
+    vars(BoundCall)[field].__set__ for field in ("name", "kwargs", "pick", "tensors"))
+
+
+def _bound(name: str, kwargs: dict, pick: int | None, tensors: bool) -> BoundCall:
+    """``BoundCall(...)`` without the frozen dataclass's __init__ (once per step)."""
+    call = _new_object(BoundCall)
+    _set_name(call, name)
+    _set_kwargs(call, kwargs)
+    _set_pick(call, pick)
+    _set_tensors(call, tensors)
+    return call
+
+
+@dataclass(frozen=True, slots=True)
+class _Overload:
+    """One overload, with what binding asks of it on every step worked out once."""
+
+    params: tuple[Param, ...]
+    positional: tuple[Param, ...]  # the parameters before the keyword-only ones
+    names: frozenset[str]
+    varargs: bool  # a lone positional int list, which takes ints as varargs too
+    tensors: bool  # a parameter takes a tensor argument
+    implied: tuple[tuple[str, object], ...]  # IMPLIED_DEFAULTS of the op, bound first
+
+
+def _overloads(table: dict[str, tuple[tuple[Param, ...], ...]]) -> dict[str, tuple[_Overload, ...]]:
+    plans = {}
+    for name, overloads in table.items():
+        implied = tuple(IMPLIED_DEFAULTS.get(name, {}).items())
+        plan = []
+        for params in overloads:
+            positional = tuple(p for p in params if not p.kw_only)
+            # _match binds the i-th positional value to params[i]: keyword-only ones come last
+            assert params[: len(positional)] == positional, name
+            plan.append(_Overload(params, positional, frozenset(p.name for p in params),
+                                  len(positional) == 1 and positional[0].kind == "ints",
+                                  any(p.kind == "tensor" for p in params), implied))
+        plans[name] = tuple(plan)
+    return plans
+
+
+_PLANS = {"constructor": _overloads(CONSTRUCTOR_SIGNATURES), "method": _overloads(OP_SIGNATURES)}
 
 
 def bind_step(step: Step) -> BoundCall:
     """Bind ``step`` to the first overload that takes its arguments, or raise ExpressionError."""
-    if step.kind == "attribute":
-        return BoundCall(step.name, {}, None)
-    if step.kind == "index":
-        return BoundCall("__getitem__", {"index": canonicalize_index(step, step.args[0])}, None)
-    refuse_unsupported_conversions(step)
-    refuse_unsupported_dtypes(step)
-    table = CONSTRUCTOR_SIGNATURES if step.kind == "constructor" else OP_SIGNATURES
-    overloads = table[step.name]
+    kind = step.kind
+    if kind == "attribute":
+        return _bound(step.name, {}, None, False)
+    if kind == "index":
+        return _bound("__getitem__", {"index": canonicalize_index(step, step.args[0])}, None,
+                      False)
+    if step.kwargs or step.name == "to" or not _all_ints(step.args):
+        refuse_unsupported_conversions(step)  # only ints: no dtype and no .to() to refuse
+        refuse_unsupported_dtypes(step)
+    overloads = _PLANS[kind][step.name]
     first: _Mismatch | None = None
-    for params in overloads:
+    for plan in overloads:
         try:
-            kwargs = _match(params, step)
+            kwargs = _match(plan, step)
         except _Mismatch as exc:
             first = first or exc
             continue
-        if step.name in IMPLIED_DEFAULTS:
-            kwargs = {**IMPLIED_DEFAULTS[step.name], **kwargs}
-        if step.kind == "constructor":
+        if kind == "constructor":
             validate_constructor_size(step, kwargs)
-        return BoundCall(step.name, kwargs, step.pick)
-    arity = describe_arity_error(step, lambda name, value: _accepts(overloads, name, value))
+        return _bound(step.name, kwargs, step.pick, plan.tensors)
+    params_of = tuple(plan.params for plan in overloads)
+    arity = describe_arity_error(step, lambda name, value: _accepts(params_of, name, value))
     if arity is not None:  # torch's parser refuses the call before any value is looked at
         raise ArgumentsRefused(arity, "torch's argument parser refuses this call: it does not "
                                "take these arguments (their number or names)")
-    forms = " or ".join(_describe(step, params) for params in overloads)
+    forms = " or ".join(_describe(step, params) for params in params_of)
     if len(overloads) > 1 or first is None:
         raise ExpressionError(f"expected {forms}", step.column)
     column = step.column
     if first.at is not None and first.at < len(step.arg_columns):
         column = step.arg_columns[first.at]
     raise ExpressionError(f"{first.reason}; expected {forms}", column)
+
+
+def _all_ints(values: tuple) -> bool:
+    for value in values:
+        if type(value) is not int:
+            return False
+    return True
 
 
 class ArgumentsRefused(Exception):
@@ -126,80 +182,135 @@ def _accepts(overloads: tuple[tuple[Param, ...], ...], name: str, value: object)
     return False
 
 
-def _match(params: tuple[Param, ...], step: Step) -> dict:
-    """torch's FunctionSignature::parse for one overload, on the literal values of ``step``."""
-    positional = [p for p in params if not p.kw_only]
-    args = list(step.args)
-    varargs = (len(positional) == 1 and positional[0].kind == "ints" and args
-               and type(args[0]) in (int, float, bool))
+def _match(plan: _Overload, step: Step) -> dict:
+    """torch's FunctionSignature::parse for one overload, on the literal values of ``step``;
+    the op layer's keywords (the op's implied defaults first, then its parameters in order)."""
+    positional = plan.positional
+    args = step.args
+    varargs = plan.varargs and bool(args) and type(args[0]) in (int, float, bool)
     if varargs:  # view(2, 3) == view((2, 3)); view(2.0, 3) is refused naming the 2.0
-        args = [tuple(args)]
+        args = (args,)
     if len(args) > len(positional):
         raise _Mismatch(f"takes at most {_count(len(positional), 'positional argument')}, got "
                         f"{len(args)}", len(positional))
+    bound = dict(plan.implied)
+    if not step.kwargs:  # the common case: positional values bind the leading parameters
+        for i, p in enumerate(plan.params):
+            if i < len(args):
+                bound[p.canonical] = _canonical(p, args[i], i, varargs)
+            elif p.required:
+                raise _Mismatch(f"argument {p.name!r} is missing")
+            else:
+                bound[p.canonical] = p.default
+        return bound
     raw = {p.name: (value, i) for i, (p, value) in enumerate(zip(positional, args, strict=False))}
-    names = {p.name: p for p in params}
+    names = plan.names
     for j, (name, value) in enumerate(step.kwargs):
         if name not in names:
             raise _Mismatch(f"no argument named {name!r}", len(step.args) + j)
         if name in raw:
             raise _Mismatch(f"argument {name!r} given twice", len(step.args) + j)
         raw[name] = (value, len(step.args) + j)
-    bound = {}
-    for p in params:
+    for p in plan.params:
         if p.name not in raw:
             if p.required:
                 raise _Mismatch(f"argument {p.name!r} is missing")
             bound[p.canonical] = p.default
             continue
         value, at = raw[p.name]
-        try:
-            bound[p.canonical] = canonicalize_value(p.kind, value)
-        except _Mismatch as exc:
-            if varargs and at == 0 and exc.at is not None:
-                at = exc.at  # the offending integer is an argument of its own: point at it
-            raise _Mismatch(f"argument {p.name!r} must be {_KIND_TEXT[p.kind]}{exc.reason}",
-                            at) from None
+        bound[p.canonical] = _canonical(p, value, at, varargs)
     return bound
+
+
+def _canonical(p: Param, value: object, at: int, varargs: bool) -> object:
+    """``canonicalize_value`` for parameter ``p``, whose value is argument ``at``."""
+    kind = p.kind
+    if kind == "int" and type(value) is int:  # most arguments: nothing to convert
+        return value
+    try:
+        return _CANONICALIZE[kind](value)
+    except _Mismatch as exc:
+        if varargs and at == 0 and exc.at is not None:
+            at = exc.at  # the offending integer is an argument of its own: point at it
+        raise _Mismatch(f"argument {p.name!r} must be {_KIND_TEXT[kind]}{exc.reason}",
+                        at) from None
 
 
 def canonicalize_value(kind: str, value: object) -> object:
     """The op layer's form of one argument of the given kind, or _Mismatch."""
-    if kind == "int?" and value is None:
+    return _CANONICALIZE[kind](value)
+
+
+def _refuse(value: object) -> object:
+    raise _Mismatch(f", got {_describe_value(value)}")
+
+
+def _int(value: object) -> object:
+    return value if type(value) is int else _refuse(value)
+
+
+def _optional_int(value: object) -> object:
+    return value if value is None or type(value) is int else _refuse(value)
+
+
+def _ints(value: object) -> object:
+    if not isinstance(value, tuple | list):
+        return _refuse(value)
+    if len(value) > MAX_DIMS:
+        raise _Mismatch(f" of at most {MAX_DIMS} entries")
+    for i, v in enumerate(value):
+        if type(v) is not int:  # name the value, its type and where it sits
+            note = ", and the explorer takes only integers here" if isinstance(v, bool) else ""
+            raise _Mismatch(f", got {_describe_value(v)} at position {i}{note}", i)
+    return value if type(value) is tuple else tuple(value)
+
+
+def _int_or_ints(value: object) -> object:
+    return value if type(value) is int else _ints(value)
+
+
+def _scalar(value: object) -> object:
+    return value if type(value) in (int, float) else _refuse(value)
+
+
+def _fill(value: object) -> object:
+    return value if type(value) in (int, float, bool) else _refuse(value)
+
+
+def _bool(value: object) -> object:
+    return value if isinstance(value, bool) else _refuse(value)
+
+
+def _dtype(value: object) -> object:
+    if value is None:
         return None
-    if kind in ("int", "int?") and type(value) is int:
-        return value
-    if kind in ("ints", "int|ints") and isinstance(value, tuple | list):
-        if len(value) > MAX_DIMS:
-            raise _Mismatch(f" of at most {MAX_DIMS} entries")
-        for i, v in enumerate(value):
-            if type(v) is not int:  # name the value, its type and where it sits
-                note = ", and the explorer takes only integers here" if isinstance(v, bool) else ""
-                raise _Mismatch(f", got {_describe_value(v)} at position {i}{note}", i)
-        return tuple(value)
-    if kind == "int|ints" and type(value) is int:
-        return value
-    if kind in ("scalar", "fill") and type(value) in (int, float):
-        return value
-    if kind in ("fill", "bool") and isinstance(value, bool):
-        return value
-    if kind == "dtype?" and (value is None or (isinstance(value, TorchName)
-                                               and value.name in DTYPE_NAMES)):
-        if value is None:
-            return None
+    if isinstance(value, TorchName) and value.name in DTYPE_NAMES:
         dtype = canonicalize_dtype(value.name)
         assert dtype is not None  # canonicalize_dtype gives None only for None
         return dtype.name
-    if kind == "format?" and value is None:
-        return "preserve_format"
-    if kind in ("format", "format?") and isinstance(value, TorchName) and (
-            value.name in MEMORY_FORMATS):
+    return _refuse(value)
+
+
+def _format(value: object) -> object:
+    if isinstance(value, TorchName) and value.name in MEMORY_FORMATS:
         return value.name
-    if kind == "tensor" and isinstance(value, Chain):
-        return value
-    if kind == "data":
-        return canonicalize_data(value, 0)
-    raise _Mismatch(f", got {_describe_value(value)}")
+    return _refuse(value)
+
+
+def _optional_format(value: object) -> object:
+    return "preserve_format" if value is None else _format(value)
+
+
+def _tensor(value: object) -> object:
+    return value if isinstance(value, Chain) else _refuse(value)
+
+
+_CANONICALIZE = {
+    "int": _int, "int?": _optional_int, "ints": _ints, "int|ints": _int_or_ints,
+    "scalar": _scalar, "fill": _fill, "bool": _bool, "dtype?": _dtype, "format": _format,
+    "format?": _optional_format, "tensor": _tensor,
+    "data": lambda value: canonicalize_data(value, 0),
+}
 
 
 def canonicalize_data(value: object, depth: int) -> object:
