@@ -257,4 +257,4 @@ def compute_puzzle_item(key: PuzzleKey, family_title: str, puzzle: Puzzle) -> Se
                    title=f"{family_title} ({key.level})", prompt=puzzle.prompt,
                    answer=compute_puzzle_answer(puzzle), explanation=puzzle.explanation,
                    code=puzzle.code or "", choices=puzzle.choices or (),
-                   answer_kind=puzzle.answer_kind)
+                   answer_kind=puzzle.answer_kind, chains=puzzle.traced)

@@ -57,7 +57,7 @@ class SetItem:
     of its question) or a card's code sample (shown with its answer, beside ``code_output``).
     ``choices`` are a puzzle's options in order, lettered A, B, C... as its pages show them; ``answer_kind`` is the
     puzzle's (tuple, int, bool, choice, choices, text), "" for a card. ``retired``: a card
-    retired since the set was made.
+    retired since the set was made. ``chains``: what a puzzle's pictures draw.
     """
 
     kind: str
@@ -73,6 +73,7 @@ class SetItem:
     choices: tuple[str, ...] = ()
     answer_kind: str = ""
     retired: bool = False
+    chains: tuple[str, ...] = ()  # a puzzle's: the explorer chains its explanation walks
 
     @property
     def ref(self) -> ItemRef:

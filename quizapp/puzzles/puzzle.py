@@ -30,16 +30,20 @@ class Puzzle:
     hints: tuple[str, ...]
     concepts: tuple[str, ...]
     mistakes: FeedbackTable
+    # The chains the explanation walks, each one explorer chain (pages draw them and link the
+    # explorer to them). Not part of generate()'s documented dict.
+    traced: tuple[str, ...] = ()
 
     @classmethod
-    def from_dict(cls, puzzle: Mapping[str, Any], mistakes: FeedbackTable) -> Puzzle:
+    def from_dict(cls, puzzle: Mapping[str, Any], mistakes: FeedbackTable,
+                  traced: tuple[str, ...] = ()) -> Puzzle:
         """The Puzzle of generate()'s dict (as drafts.assemble builds it)."""
         choices = puzzle["choices"]
         return cls(puzzle["id"], puzzle["family"], puzzle["level"], puzzle["seed"],
                    puzzle["prompt"], puzzle["code"], puzzle["answer_kind"], puzzle["answer"],
                    tuple(choices) if choices is not None else None, puzzle["oracle"],
                    puzzle["explanation"], tuple(puzzle["hints"]), tuple(puzzle["concepts"]),
-                   mistakes)
+                   mistakes, tuple(traced))
 
     def as_dict(self) -> dict[str, Any]:
         """generate()'s JSON-serialisable dict, a fresh copy the caller may change."""

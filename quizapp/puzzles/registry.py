@@ -91,7 +91,8 @@ def _assembled(family: str, level: str, seed: int) -> Puzzle:
     """Built once per validated id: showing a puzzle and then checking an answer to it (which
     needs the mistakes table) share one build instead of building it twice."""
     spec = FAMILIES[family]
-    return Puzzle.from_dict(*assemble(spec.id, level, seed, build_draft(spec, level, seed)))
+    draft = build_draft(spec, level, seed)
+    return Puzzle.from_dict(*assemble(spec.id, level, seed, draft), traced=draft.traced)
 
 
 def clear_build_cache() -> None:

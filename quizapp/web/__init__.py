@@ -16,6 +16,7 @@ from quizapp.web.http.session_cookie import register_session_cookie
 from quizapp.web.rendering import assets
 from quizapp.web.rendering.filters import register_filters
 from quizapp.web.rendering.fragments import init_fragments
+from quizapp.web.rendering.pictures import init_pictures
 from quizapp.web.rendering.theme import register_theme
 from quizapp.web.sets import routes as sets
 from quizapp.web.study import history_puzzle, suspend
@@ -34,6 +35,7 @@ def register_web(app: Flask) -> None:
     register_theme(app)
     assets.register_asset_versions(app)
     init_fragments(app)
+    init_pictures(app)
     for blueprint in (
         auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
         settings.bp, data.bp, health.bp, assets.bp, sets.bp,

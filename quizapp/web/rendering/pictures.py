@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from flask import Flask
 from markupsafe import Markup
 
 from quizapp.engine import MAX_CHARS, ExpressionError, explain
@@ -16,6 +17,7 @@ from quizapp.pictures import (
     compute_index_rows,
     compute_new_rows,
     compute_refused_picture,
+    compute_sample_chains,
     compute_storage_rows,
     describe_picture,
     describe_refused,
@@ -96,3 +98,10 @@ def compute_chains_views(chains: Iterable[str], prefix: str = "c") -> list[Chain
     """The pictures of each distinct chain (at most MAX_CHAINS), ids prefixed c0-, c1-, ..."""
     unique = [c for c in dict.fromkeys(chains) if c and len(c) <= MAX_CHARS][:MAX_CHAINS]
     return [compute_chain_views(expr, f"{prefix}{n}-") for n, expr in enumerate(unique)]
+
+
+def init_pictures(app: Flask) -> None:
+    """Templates draw chains with ``chain_views(chains, prefix)``; ``sample_chains(code)`` gives
+    a code sample's chains."""
+    app.add_template_global(compute_chains_views, "chain_views")
+    app.add_template_global(compute_sample_chains, "sample_chains")

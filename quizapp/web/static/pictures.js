@@ -4,6 +4,9 @@
 // each cell's <title> says the same thing.
 (function () {
   "use strict";
+  // A page drawing several groups of pictures links this script with each: listen once.
+  if (window.quizappPictures) return;
+  window.quizappPictures = true;
 
   function cellOf(target) {
     return target && target.closest ? target.closest("svg.pic [data-pos]") : null;

@@ -1,0 +1,64 @@
+"""A puzzle's worked solution draws the chains it walks, on the result page and in History, with a
+link to the explorer for each; every number checked against the engine."""
+
+from __future__ import annotations
+
+import re
+
+from picture_support import check_chain_pictures, explorer_links
+from webtest_support import csrf_token, rate_current, reach_first_skill, register, study_token
+
+from quizapp import puzzles
+
+
+def answer_first_puzzle(client, seeds, wrong: bool = True):
+    page = reach_first_skill(client)
+    family, level = re.search(r'data-item-key="([^"]+)"', page).group(1).split("/")
+    puzzle = puzzles.deal(family, level, seeds.given[-1])
+    answer = next(candidate for candidate in ("(999, 998)", "12345", "no", "yes", "Z", "A", "B")
+                  if puzzles.check(puzzle, candidate)["error"] is None
+                  and puzzles.check(puzzle, candidate)["correct"] != wrong)
+    result = client.post("/study/answer", data={
+        "csrf_token": csrf_token(page), "token": study_token(page), "answer": answer,
+        "hints_used": "0"})
+    return puzzle, answer, page, result.text
+
+
+def test_the_result_draws_every_chain_the_solution_walks(client, skill_bank, seeds):
+    register(client, "pia")
+    puzzle, _, question, result = answer_first_puzzle(client, seeds)
+    assert puzzle.traced
+    assert "Pictures of memory" in result
+    assert explorer_links(result) == list(dict.fromkeys(puzzle.traced))
+    cells = sum(check_chain_pictures(result, expr, f"solution-{n}-")
+                for n, expr in enumerate(dict.fromkeys(puzzle.traced)))
+    assert cells > 0
+    # Not before the answer: the question page draws nothing that would give it away.
+    assert 'class="pic"' not in question and "Open in the explorer" not in question
+
+
+def test_a_puzzle_reopened_from_history_draws_the_same_pictures(client, skill_bank, seeds):
+    register(client, "pim")
+    puzzle, answer, _, result = answer_first_puzzle(client, seeds)
+    assert rate_current(client, 1, result, answer=answer).status_code == 303
+    history = client.get("/study/history").text
+    link = re.search(r'<a href="(/study/history/\d+)" title="See this puzzle again', history)
+    shown = client.get(link.group(1)).text
+    assert explorer_links(shown) == list(dict.fromkeys(puzzle.traced))
+    for n, expr in enumerate(dict.fromkeys(puzzle.traced)):
+        check_chain_pictures(shown, expr, f"solution-{n}-")
+
+
+def test_every_family_draws_its_traced_chains():
+    """Each family's puzzles carry the chains their solution is about, and the engine reads
+    them all (a torch error is a step the pictures end at, never a refusal of the input)."""
+    from quizapp.engine import explain
+
+    for family in puzzles.families():
+        for level in family["levels"]:
+            puzzle = puzzles.deal(family["id"], level, 3)
+            assert puzzle.traced, puzzle.id
+            for expr in puzzle.traced:
+                doc = explain(expr)
+                assert doc["steps"], (puzzle.id, expr)
+                assert (doc["error"] or {}).get("type") != "ExpressionError", (puzzle.id, expr)
