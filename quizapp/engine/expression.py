@@ -12,14 +12,16 @@ from quizapp.engine.misuse import describe_assignment, describe_query, refuse_co
 from quizapp.engine.steps import (
     Chain,
     ExpressionError,
+    Line,
+    Program,
     Step,
     TorchName,
     render_arguments,
     render_index,
 )
 
-__all__ = ["UNSUPPORTED_DTYPE_NAMES", "Chain", "ExpressionError", "Step", "TorchName",
-           "parse_expression", "validate_text"]
+__all__ = ["MAX_LINES", "UNSUPPORTED_DTYPE_NAMES", "Chain", "ExpressionError", "Line", "Program",
+           "Step", "TorchName", "parse_expression", "parse_program", "validate_text"]
 
 # The language:
 #   chain       := constructor step*
@@ -28,6 +30,9 @@ __all__ = ["UNSUPPORTED_DTYPE_NAMES", "Chain", "ExpressionError", "Step", "Torch
 #   args        := literal, ... , name=literal, ...   (bound per op by signatures.bind_step)
 #   literal     := int | float | True | False | None | ... | (literal, ...) | [literal, ...]
 #                  | torch.<dtype or memory format> | a nested chain (a tensor argument)
+#   program     := line (newline-or-; line)*   (at most MAX_LINES lines; ``import torch`` is skipped)
+#   line        := name = chain | chain         (a bare chain only as the last line)
+#   chain        may also start from a name an earlier line bound: y = x.t(), y.view_as(x)
 # Only a sign in front of a number is evaluated; every other operator is refused.  A problem in
 # the whole text (length, characters, brackets, syntax, step count, constructor) raises with
 # step 0 and no steps run; a problem inside step k ends the chain there, so the steps before it
@@ -35,6 +40,7 @@ __all__ = ["UNSUPPORTED_DTYPE_NAMES", "Chain", "ExpressionError", "Step", "Torch
 # own spelling (render_value): "torch.arange(24.)" becomes "torch.arange(24.0)".
 
 MAX_CHARS = 2000  # bound checked before anything else touches the text
+MAX_LINES = 8  # lines of a program, the last one included (``import torch`` lines not counted)
 MAX_STEPS = 64  # steps of the whole expression, constructor and tensor arguments included
 MAX_BRACKET_DEPTH = 40  # 25 nested-list dims plus the calls and indexes around them
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -78,6 +84,82 @@ def parse_expression(expr: object) -> Chain:
         raise ExpressionError("expected a simpler expression (too deeply nested)") from None
     parser = _ChainParser(expr)
     return parser.chain(tree.body, nested=False)
+
+
+def parse_program(expr: object) -> Program:
+    """Parse ``expr`` as a lone chain or as lines binding names (``x = ...`` then ``x.t()``).
+
+    A text that is one expression is the lone chain ``parse_expression`` reads (same steps,
+    same errors).  Otherwise it is read as Python statements: each line but the last binds a
+    name to a chain; the last binds one or is a chain.  Whole-text problems (length,
+    characters, syntax, more than MAX_LINES lines, the shared MAX_STEPS) raise with no line
+    run; a problem in line k ends the program there, and the lines before it still run.
+    """
+    if not isinstance(expr, str):
+        raise ExpressionError("expected the expression as a string")
+    validate_text(expr)
+    try:
+        lone = ast.parse(expr, filename=_FILENAME, mode="eval")
+    except SyntaxError:
+        pass
+    except (RecursionError, MemoryError, ValueError):
+        raise ExpressionError("expected a simpler expression (too deeply nested)") from None
+    else:
+        chain = _ChainParser(expr).chain(lone.body, nested=False)
+        return Program((Line(None, chain, render_chain(chain)),), named=False, error=chain.error)
+    # A pasted line may keep its indentation: the first line's leading blanks are dropped
+    # (and counted back into every column), since Python would refuse them.
+    text = expr.lstrip(" \t")
+    shift = len(expr) - len(text)
+    try:
+        tree = ast.parse(text, filename=_FILENAME, mode="exec")
+    except SyntaxError as exc:
+        column = shift + _absolute_column(text, exc.lineno or 1, (exc.offset or 1) - 1)
+        if isinstance(exc, IndentationError):
+            raise ExpressionError(f"expected every line to start at the left edge "
+                                  f"({exc.msg} on line {exc.lineno})", column) from None
+        raise ExpressionError(f"expected a torch expression, or lines such as x = "
+                              f"torch.arange(6) then x.view(2, 3) ({exc.msg})", column) from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ExpressionError("expected a simpler expression (too deeply nested)") from None
+    statements = [s for s in tree.body if not _imports_torch(s)]
+    parser = _ChainParser(text, shift)
+    if len(statements) > MAX_LINES:
+        raise ExpressionError(f"expected at most {MAX_LINES} lines, got {len(statements)}",
+                              parser.column(statements[MAX_LINES]))
+    if not statements:
+        raise ExpressionError("expected a chain after import torch, such as "
+                              "torch.arange(6).view(2, 3)")
+    lines: list[Line] = []
+    for number, statement in enumerate(statements):
+        last = number == len(statements) - 1
+        try:
+            target, value = parser.statement(statement, last)
+            chain = parser.chain(value, nested=False)
+        except _BudgetError:
+            raise
+        except ExpressionError as exc:
+            if not lines:
+                raise
+            return Program(tuple(lines), named=True, error=exc)
+        code = render_chain(chain) if target is None else f"{target} = {render_chain(chain)}"
+        lines.append(Line(target, chain, code))
+        if chain.error is not None:
+            return Program(tuple(lines), named=True, error=chain.error)
+        if target is not None:
+            parser.names.add(target)
+    return Program(tuple(lines), named=True)
+
+
+def render_chain(chain: Chain) -> str:
+    """The normalised text of a chain: its steps' code, joined."""
+    return "".join(step.code for step in chain.steps)
+
+
+def _imports_torch(statement: ast.stmt) -> bool:
+    """``import torch``, which pasted code often starts with: nothing to run."""
+    return (isinstance(statement, ast.Import) and len(statement.names) == 1
+            and statement.names[0].name == "torch" and statement.names[0].asname is None)
 
 
 _NOT_PRINTABLE = re.compile(r"[^ -~\t\n\r]")
@@ -132,28 +214,77 @@ def _absolute_column(expr: str, lineno: int, col: int) -> int:
 class _ChainParser:
     """Walks the ``ast`` of one expression; every node kind not listed here is refused."""
 
-    def __init__(self, expr: str) -> None:
+    def __init__(self, expr: str, shift: int = 0) -> None:
         self.expr = expr
-        self.line_starts = [0]  # offset of each line's first character (the text is ASCII)
+        self.line_starts = [shift]  # offset of each line's first character (the text is ASCII)
         for line in expr.split("\n")[:-1]:
             self.line_starts.append(self.line_starts[-1] + len(line) + 1)
         self.steps_left = MAX_STEPS
+        self.names: set[str] = set()  # names bound by the lines parsed so far
 
-    def column(self, node: ast.expr | ast.keyword) -> int:
+    def column(self, node: ast.expr | ast.keyword | ast.stmt) -> int:
         return self.line_starts[node.lineno - 1] + node.col_offset + 1
+
+    def statement(self, node: ast.stmt, last: bool) -> tuple[str | None, ast.expr]:
+        """(name bound, chain node) of one line: ``name = chain``, or a chain if ``last``."""
+        if isinstance(node, ast.Assign):
+            target = node.targets[0]
+            if len(node.targets) > 1:
+                raise ExpressionError("expected one name per line (x = ...), not a = b = ...",
+                                      self.column(node.targets[1]))
+            if isinstance(target, ast.Tuple | ast.List):
+                raise ExpressionError(
+                    "expected one name per line: a, b = ... unpacks a tuple, which the explorer "
+                    "writes as a = x.split(2)[0] then b = x.split(2)[1]", self.column(target))
+            if not isinstance(target, ast.Name):
+                raise ExpressionError("expected a name to bind (x = ...): assigning into a "
+                                      "tensor or an attribute changes it in place, which the "
+                                      "explorer does not model", self.column(target))
+            if target.id == "torch":
+                raise ExpressionError("expected a name other than torch, which names the module",
+                                      self.column(target))
+            return target.id, node.value
+        if isinstance(node, ast.Expr):
+            value = node.value
+            if (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)
+                    and value.func.id == "print"):
+                raise ExpressionError("expected the chain without print(...): the explorer "
+                                      "shows every step and the values of the last one",
+                                      self.column(value))
+            if not last:
+                raise ExpressionError("expected name = chain on every line but the last: the "
+                                      "result of this line would have no name to use it by",
+                                      self.column(node))
+            return None, value
+        if isinstance(node, ast.AugAssign):
+            raise ExpressionError("expected name = chain: in-place arithmetic such as += is not "
+                                  "part of the language", self.column(node))
+        kind = type(node).__name__.lower()
+        raise ExpressionError(f"expected name = chain or a chain on each line, got a {kind} "
+                              "statement", self.column(node))
 
     def chain(self, node: ast.expr, nested: bool) -> Chain:
         nodes = self.unwind(node)
         root = nodes[0]
-        if not (isinstance(root, ast.Call) and isinstance(root.func, ast.Attribute)
-                and isinstance(root.func.value, ast.Name) and root.func.value.id == "torch"):
+        steps: list[Step] = []
+        if isinstance(root, ast.Name):
+            if root.id not in self.names:
+                bound = ", ".join(sorted(self.names))
+                known = (f"a name bound on an earlier line ({bound})" if bound else
+                         "a name bound on an earlier line, as in x = torch.arange(6) then x.t()")
+                raise ExpressionError(f"expected a constructor such as torch.arange(...) or "
+                                      f"{known}, got {root.id}", self.column(root))
+            steps.append(Step("name", root.id, (), (), root.id, self.column(root)))
+        elif not (isinstance(root, ast.Call) and isinstance(root.func, ast.Attribute)
+                  and isinstance(root.func.value, ast.Name) and root.func.value.id == "torch"):
             what = "a tensor argument" if nested else "the expression"
             raise ExpressionError(f"expected {what} to start with a constructor such as "
                                   "torch.arange(...)", self.column(root))
-        steps: list[Step] = []
         try:
-            self.take_step()
-            steps.append(self.constructor(root))
+            if not steps:
+                assert isinstance(root, ast.Call)  # checked above: torch.<name>(...)
+                self.take_step()
+                steps.append(self.constructor(root))
             i = 1
             while i < len(nodes):
                 self.take_step()
@@ -182,6 +313,8 @@ class _ChainParser:
                 node = node.func
             elif isinstance(node, ast.Attribute | ast.Subscript):
                 if isinstance(node.value, ast.Name):
+                    if node.value.id != "torch":  # a chain from a name: the name is its root
+                        nodes.append(node.value)
                     break
                 node = node.value
             else:
@@ -307,8 +440,13 @@ class _ChainParser:
                 return TorchName(node.attr)
             raise ExpressionError(f"expected a dtype or memory format such as torch.float64, got "
                                   f"torch.{node.attr}", self.column(node))
-        if isinstance(node, ast.Call | ast.Subscript | ast.Attribute):
+        if isinstance(node, ast.Call | ast.Subscript | ast.Attribute) or (
+                isinstance(node, ast.Name) and node.id in self.names):
             return self.chain(node, nested=True)
+        if isinstance(node, ast.Name):
+            raise ExpressionError(f"expected a number, True/False/None, a tuple or list, "
+                                  f"torch.<dtype> or a tensor, got {node.id}, which no earlier "
+                                  f"line binds", self.column(node))
         if isinstance(node, ast.BinOp | ast.BoolOp | ast.Compare):
             raise ExpressionError("expected a literal: arithmetic is not part of the language",
                                   self.column(node))

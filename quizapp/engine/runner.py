@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from quizapp.engine.expression import Chain, ExpressionError, Step, parse_expression
+from quizapp.engine.expression import Chain, ExpressionError, Step, parse_program
 from quizapp.engine.signatures import (
     MAX_DIMS,
     ArgumentsRefused,
@@ -18,7 +18,8 @@ from quizapp.engine.signatures import (
 )
 from quizapp.engine.values import VALUES_LIMIT, values_allowed
 
-__all__ = ["VALUES_LIMIT", "Backend", "StepFailed", "run_document", "values_allowed"]
+__all__ = ["VALUES_LIMIT", "Backend", "StepFailed", "run_document", "run_program",
+           "values_allowed"]
 
 _OUTSIDE = "The input is outside the expression language, so nothing from this step on was run."
 
@@ -54,56 +55,105 @@ class Backend(Protocol):
 
 def run_document(expr: object, backend: Backend) -> dict:
     """The explain document for ``expr`` computed by ``backend``: the expression, one entry per
-    step (its code, layout, storage number and why), the values, and the error if any."""
+    step (its code, layout, storage number and why), the values, and the error if any.
+
+    A program of named lines adds ``lines`` (each line's code and the name it binds) and gives
+    each step its ``line`` and its ``input`` (the step whose tensor it takes; None for a
+    constructor); a lone chain's document has neither, so it keeps its form."""
+    return run_program(expr, backend)[0]
+
+
+def run_program(expr: object, backend: Backend) -> tuple[dict, list[Any], StepFailed | None]:
+    """(the explain document of ``expr``, the tensor of each documented step, the backend's
+    error for the step that failed or None)."""
     doc: dict[str, Any] = {"expr": expr if isinstance(expr, str) else None, "steps": [], "values": None,
            "error": None}
+    tensors: list[Any] = []
     try:
-        chain = parse_expression(expr)
+        program = parse_program(expr)
     except ExpressionError as exc:
         doc["error"] = _expression_error(exc)
-        return doc
+        return doc, tensors, None
+    if program.named:
+        doc = {"expr": doc["expr"], "lines": [{"code": line.code, "name": line.target}
+                                              for line in program.lines],
+               "steps": [], "values": None, "error": None}
     storages: dict[object, int] = {}
     alive: list[Any] = []  # keeps every result alive so storage identities are never reused
-    current = None
-    for index, step in enumerate(chain.steps):
-        try:
-            current, why = run_step(backend, current, step, alive)
-        except ExpressionError as exc:
-            exc.step = index
-            doc["error"] = _expression_error(exc)
-            return doc
-        except StepFailed as exc:
-            doc["error"] = {"type": exc.type_name, "message": exc.message, "step": index,
-                            "why": exc.why}
-            return doc
-        fields, key = backend.layout(current)
-        doc["steps"].append({
-            "code": step.code, "shape": fields["shape"], "stride": fields["stride"],
-            "storage_offset": fields["storage_offset"], "is_contiguous": fields["is_contiguous"],
-            "storage": storages.setdefault(key, len(storages)), "is_view": fields["is_view"],
-            "numel": fields["numel"], "dtype": fields["dtype"], "why": why,
-        })
-    if chain.error is not None:
-        doc["error"] = _expression_error(chain.error)
-        return doc
-    if values_allowed(doc["steps"][-1]["shape"]):
-        doc["values"] = backend.values(current, chain.steps[0].name)
-    return doc
+    bound: dict[str, tuple[Any, int | None]] = {}  # name -> (tensor, the step that made it)
+    # name -> the constructor its tensor comes from: torch_explain reports values only for
+    # constructors whose data is known
+    roots: dict[str, str] = {}
+    current, root = None, ""
+    for number, line in enumerate(program.lines):
+        steps = line.chain.steps
+        current, made = None, None
+        root = roots[steps[0].name] if steps[0].kind == "name" else steps[0].name
+        for step in steps:
+            index = len(doc["steps"])
+            if step.kind == "name":
+                current, made = bound[step.name]
+                if len(steps) > 1 or line.chain.error is not None:
+                    continue  # the op after it takes that tensor: no step of its own
+                why = (f"{step.name} is the tensor step {made} made: the same object, so its "
+                       f"layout and storage are that step's")
+            else:
+                try:
+                    current, why = run_step(backend, current, step, alive, bound)
+                except ExpressionError as exc:
+                    exc.step = index
+                    doc["error"] = _expression_error(exc)
+                    return doc, tensors, None
+                except StepFailed as exc:
+                    doc["error"] = {"type": exc.type_name, "message": exc.message, "step": index,
+                                    "why": exc.why}
+                    return doc, tensors, exc
+            fields, key = backend.layout(current)
+            entry = {
+                "code": step.code, "shape": fields["shape"], "stride": fields["stride"],
+                "storage_offset": fields["storage_offset"],
+                "is_contiguous": fields["is_contiguous"],
+                "storage": storages.setdefault(key, len(storages)), "is_view": fields["is_view"],
+                "numel": fields["numel"], "dtype": fields["dtype"], "why": why,
+            }
+            if program.named:
+                entry["line"], entry["input"] = number, made
+            doc["steps"].append(entry)
+            tensors.append(current)
+            made = index
+        if line.chain.error is not None:
+            line.chain.error.step = len(doc["steps"])
+            doc["error"] = _expression_error(line.chain.error)
+            return doc, tensors, None
+        if line.target is not None:
+            bound[line.target], roots[line.target] = (current, made), root
+    if program.error is not None:
+        program.error.step = len(doc["steps"])
+        doc["error"] = _expression_error(program.error)
+        return doc, tensors, None
+    if values_allowed(backend.shape(current)):
+        doc["values"] = backend.values(current, root)
+    return doc, tensors, None
 
 
-def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[Any, str]:
-    """Bind and carry out one step, resolving tensor arguments and a ``[k]`` pick."""
+def run_step(backend: Backend, current: Any, step: Step, alive: list,
+             names: dict | None = None) -> tuple[Any, str]:
+    """Bind and carry out one step, resolving tensor arguments and a ``[k]`` pick.
+
+    ``names`` maps each name bound so far to (tensor, step), for arguments that name one."""
+    names = names or {}
     try:
         bound = bind_step(step)
     except ArgumentsRefused as exc:  # torch's own TypeError, after the tensor arguments ran
-        return backend.refuse(current, step, exc, lambda chain: _resolve(backend, chain, alive)), ""
+        return backend.refuse(current, step, exc,
+                              lambda chain: _resolve(backend, chain, alive, names)), ""
     if current is not None:
         validate_work(step, bound, backend.shape(current), lambda: backend.layout(current)[0])
         if step.kind == "index":
             validate_index_reads(step, bound, backend.layout(current)[0])
 
     def resolve(chain: Chain) -> Any:
-        return _resolve(backend, chain, alive)
+        return _resolve(backend, chain, alive, names)
 
     result, why = backend.run(current, bound, step, resolve)
     alive.append(result)
@@ -121,11 +171,14 @@ def run_step(backend: Backend, current: Any, step: Step, alive: list) -> tuple[A
     return result, why
 
 
-def _resolve(backend: Backend, chain: Chain, alive: list) -> Any:
+def _resolve(backend: Backend, chain: Chain, alive: list, names: dict) -> Any:
     """The tensor a nested chain (a tensor argument) evaluates to."""
     nested = None
     for nested_step in chain.steps:
-        nested, _ = run_step(backend, nested, nested_step, alive)
+        if nested_step.kind == "name":
+            nested = names[nested_step.name][0]
+        else:
+            nested, _ = run_step(backend, nested, nested_step, alive, names)
     return nested
 
 

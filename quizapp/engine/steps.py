@@ -30,8 +30,8 @@ class TorchName:
 class Step:
     """One step of a chain: the constructor, a method call, ``.T``/``.mT``, or an index."""
 
-    kind: str  # "constructor" | "method" | "attribute" | "index"
-    name: str  # "arange", "view", "T", "__getitem__", ...
+    kind: str  # "constructor" | "name" | "method" | "attribute" | "index"
+    name: str  # "arange", "x" (a name bound by an earlier line), "view", "T", "__getitem__", ...
     args: tuple
     kwargs: tuple[tuple[str, object], ...]
     code: str  # normalised source text of the step (see render_value)
@@ -42,9 +42,34 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Chain:
-    """Parsed steps (``steps[0]`` is the constructor) and a language problem found after them."""
+    """Parsed steps and a language problem found after them.
+
+    ``steps[0]`` is the constructor, or a ``name`` step: the tensor an earlier line bound.
+    """
 
     steps: tuple[Step, ...]
+    error: ExpressionError | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a program: ``name = chain`` (``target`` is the name) or a final chain."""
+
+    target: str | None
+    chain: Chain
+    code: str  # normalised text: "y = x.t()"
+
+
+@dataclass(frozen=True, slots=True)
+class Program:
+    """Lines run in order; ``error`` is a problem found in the line after the last one kept.
+
+    ``named`` is False for a lone chain (its document keeps the chain's form) and True when
+    the text binds names (its document says which line and input each step has).
+    """
+
+    lines: tuple[Line, ...]
+    named: bool
     error: ExpressionError | None = None
 
 

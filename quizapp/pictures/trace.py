@@ -8,8 +8,8 @@
 from __future__ import annotations
 
 from quizapp.engine.explain import EngineBackend
-from quizapp.engine.expression import MAX_CHARS, ExpressionError, parse_expression
-from quizapp.engine.runner import StepFailed, run_step
+from quizapp.engine.expression import MAX_CHARS, ExpressionError, parse_program
+from quizapp.engine.runner import StepFailed, run_program
 from quizapp.engine.tensor import Tensor
 from quizapp.engine.view_chunks import compute_refused_view
 from quizapp.pictures.model import (
@@ -23,29 +23,36 @@ from quizapp.pictures.refused import RefusedPicture
 
 
 def trace_chain(expr: str) -> tuple[list[Tensor], StepFailed | None]:
-    """The tensor after each step of ``expr`` that the engine carries out, and the engine's
-    error for the step that failed (None: every step ran, or the input was unreadable)."""
-    try:
-        chain = parse_expression(expr)
-    except ExpressionError:
-        return [], None
-    backend, current = EngineBackend(), None
-    alive: list[object] = []  # every result stays alive, so storage identities are never reused
-    tensors: list[Tensor] = []
-    for step in chain.steps:
-        try:
-            current, _ = run_step(backend, current, step, alive)
-        except ExpressionError:
-            break
-        except StepFailed as exc:
-            return tensors, exc
-        tensors.append(current)
-    return tensors, None
+    """The tensor after each documented step of ``expr`` that the engine carries out, and the
+    engine's error for the step that failed (None: every step ran, or the input was unreadable).
+    """
+    _, tensors, failed = run_program(expr, EngineBackend())
+    return tensors, failed
 
 
 def trace_tensors(expr: str) -> list[Tensor]:
-    """The tensor after each step of ``expr`` that the engine carries out."""
+    """The tensor after each documented step of ``expr`` that the engine carries out."""
     return trace_chain(expr)[0]
+
+
+def compute_step_codes(expr: str) -> tuple[list[str], list[tuple[str, int]]]:
+    """(code of each step in document order, the failing one included; and per line its
+    text before the steps — "y = x" — with how many steps it has), from the parsed program.
+    A name a line starts from is no step of its own unless the line is only that name."""
+    try:
+        program = parse_program(expr)
+    except ExpressionError:
+        return [], []
+    codes: list[str] = []
+    heads: list[tuple[str, int]] = []
+    for line in program.lines:
+        steps = list(line.chain.steps)
+        head = "" if line.target is None else f"{line.target} = "
+        if steps[0].kind == "name" and len(steps) > 1:
+            head += steps.pop(0).code
+        codes += [step.code for step in steps]
+        heads.append((head, len(steps)))
+    return codes, heads
 
 
 # The calls a refused view can be replaced by: reshape (a copy only when needed), and an
@@ -56,11 +63,8 @@ _RERUNS = {".view(": (".reshape(", ".contiguous().view("),
 
 def compute_reruns(expr: str, step: int) -> tuple[str | None, str | None]:
     """``expr`` with its refused view at ``step`` replaced by reshape, and by contiguous().view
-    (None where the step is no such call, or the chain would grow past MAX_CHARS)."""
-    try:
-        codes = [s.code for s in parse_expression(expr).steps]
-    except ExpressionError:
-        return None, None
+    (None where the step is no such call, or the text would grow past MAX_CHARS)."""
+    codes, heads = compute_step_codes(expr)
     if step >= len(codes):
         return None, None
     refused = codes[step]
@@ -68,10 +72,14 @@ def compute_reruns(expr: str, step: int) -> tuple[str | None, str | None]:
         if refused.startswith(head):
             chains: list[str | None] = []
             for replacement in replacements:
-                chain = "".join(codes[:step]) + replacement + refused[len(head):] + "".join(
-                    codes[step + 1:])
+                changed = [*codes[:step], replacement + refused[len(head):], *codes[step + 1:]]
+                lines, at = [], 0
+                for text, count in heads:
+                    lines.append(text + "".join(changed[at:at + count]))
+                    at += count
+                chain = "\n".join(lines)
                 try:
-                    parse_expression(chain)
+                    parse_program(chain)
                 except ExpressionError:
                     chains.append(None)
                     continue
@@ -94,8 +102,17 @@ def compute_refused_picture(expr: str, doc: dict) -> RefusedPicture | None:
     shape, stride, new_shape = failed.reason[1]
     refused = compute_refused_view(tuple(shape), tuple(stride), tuple(new_shape))
     reshape, contiguous = compute_reruns(expr, error["step"])
-    code = parse_expression(expr).steps[error["step"]].code
+    code = compute_step_codes(expr)[0][error["step"]]
     return RefusedPicture(error["step"], code, refused, reshape, contiguous)
+
+
+def compute_input_step(doc: dict, number: int) -> int | None:
+    """The step whose tensor step ``number`` takes: the one before it in a lone chain, the
+    documented ``input`` in a program of named lines (None for a constructor)."""
+    step = doc["steps"][number]
+    if "input" in step:
+        return step["input"]
+    return number - 1 if number else None
 
 
 def compute_layouts(doc: dict, tensors: list[Tensor]) -> list[StepLayout]:
@@ -106,8 +123,9 @@ def compute_layouts(doc: dict, tensors: list[Tensor]) -> list[StepLayout]:
                 step["shape"], step["stride"], step["storage_offset"]):
             break  # never draw a layout the document does not state
         copied_from = None
-        if number and step["storage"] != doc["steps"][number - 1]["storage"]:
-            copied_from = (doc["steps"][number - 1]["storage"], number - 1)
+        source = compute_input_step(doc, number)
+        if source is not None and step["storage"] != doc["steps"][source]["storage"]:
+            copied_from = (doc["steps"][source]["storage"], source)
         layouts.append(StepLayout(
             step=number, code=step["code"], shape=tuple(t.shape), stride=tuple(t.stride),
             storage_offset=t.storage_offset, storage=step["storage"],

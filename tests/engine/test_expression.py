@@ -12,6 +12,7 @@ from quizapp.engine.expression import (
     ExpressionError,
     TorchName,
     parse_expression,
+    parse_program,
 )
 from quizapp.engine.signatures import bind_step
 
@@ -176,7 +177,9 @@ def test_bounds_are_exact() -> None:
 @pytest.mark.parametrize("pasted", ["x = torch.randn(4, 6)", "y=torch.arange(6).view(2, 3)",
                                     "  t  =  torch.zeros(2)"])
 def test_pasted_code_with_its_assignment_is_told_to_drop_it(pasted: str) -> None:
-    """People paste a line of code; the message says what to take away, not "invalid syntax"."""
+    """A lone chain (what a tensor argument is) never binds a name: the message says what to
+    take away, not "invalid syntax".  As a whole text, such a line is a program of one line."""
+    assert parse_program(pasted).lines[0].target == pasted.split("=")[0].strip()
     with pytest.raises(ExpressionError) as raised:
         parse_expression(pasted)
     name = pasted.split("=")[0].strip()
