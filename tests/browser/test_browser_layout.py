@@ -122,7 +122,8 @@ CONTRAST_JS = """() => {""" + COLOURS_JS + """
 # Every visible text field and select: its border against what surrounds it (WCAG 1.4.11 asks
 # 3:1 for the boundary that shows where to type; the fill is the page's own colour).
 FIELD_EDGES_JS = """() => {""" + COLOURS_JS + """
-  return [...document.querySelectorAll("input:not([type=hidden]):not([type=checkbox]), select")]
+  return [...document.querySelectorAll(
+      "input:not([type=hidden]):not([type=checkbox]), select, textarea")]
     .filter((field) => field.checkVisibility())
     .map((field) => ({field: field.id || field.name,
                       ratio: ratio(rgba(getComputedStyle(field).borderTopColor).slice(0, 3),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from flask import Blueprint, jsonify, render_template, request
 
@@ -22,6 +23,7 @@ EXAMPLES = (
     "torch.arange(6).expand(4, 6)",
     "torch.arange(10).unfold(0, 4, 2)",
     "torch.empty_strided((2, 1, 3), (3, 7, 1)).view(6)",
+    "x = torch.arange(12).view(3, 4)\ny = x.t()\ny[0]",
 )
 
 
@@ -45,7 +47,8 @@ def validate_expr(raw: object, empty: str = EMPTY_API) -> tuple[str | None, str 
         return None, empty
     if len(raw) > MAX_CHARS:
         return None, f"A chain is at most {MAX_CHARS} characters; this one has {len(raw)}."
-    return raw.strip(), None
+    # A form's textarea sends its lines as CRLF: the engine reads lines ended by LF.
+    return raw.replace("\r\n", "\n").strip(), None
 
 
 @bp.route("/explorer")
@@ -63,7 +66,36 @@ def index():
     values = None if doc["values"] is None else format_values(doc["values"])
     chain = compute_chain_views(expr, doc=doc)
     return render_template("explorer.html", expr=expr, doc=doc, values=values, problem=None,
-                           examples=EXAMPLES, chain=chain), compute_status(doc)
+                           examples=EXAMPLES, chain=chain, rows=compute_step_rows(doc)
+                           ), compute_status(doc)
+
+
+@dataclass(frozen=True, slots=True)
+class StepRow:
+    """One documented step as the table shows it, with the line it belongs to."""
+
+    number: int
+    step: dict
+    source: int | None  # the step whose tensor it takes (None for a constructor)
+    line: str | None  # the line's code, on the first step of each line of a program
+    binds: str | None  # the name the line binds, on its last step
+
+
+def compute_step_rows(doc: dict) -> list[StepRow]:
+    """The table's rows: a lone chain's steps each take the one before; a program's steps
+    carry their line and input (explain's ``lines``, ``line`` and ``input``)."""
+    steps, lines = doc["steps"], doc.get("lines")
+    rows = []
+    for number, step in enumerate(steps):
+        if lines is None:
+            rows.append(StepRow(number, step, number - 1 if number else None, None, None))
+            continue
+        line = step["line"]
+        first = number == 0 or steps[number - 1]["line"] != line
+        last = number == len(steps) - 1 or steps[number + 1]["line"] != line
+        rows.append(StepRow(number, step, step["input"], lines[line]["code"] if first else None,
+                            lines[line]["name"] if last else None))
+    return rows
 
 
 def format_values(values: object) -> str:

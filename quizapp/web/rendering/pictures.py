@@ -38,6 +38,7 @@ class PictureView:
     summary: str
     index_rows: list[tuple[str, int, str, str]]
     storage_rows: list[tuple[int, str, str]]
+    line: str | None = None  # the code of the program line the step belongs to
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +64,20 @@ class ChainPictures:
     step_count: int  # steps the engine ran (pictures stop at MAX_PICTURES)
 
 
-def compute_picture_view(picture: StepPicture, prefix: str = "") -> PictureView:
+def compute_picture_view(picture: StepPicture, prefix: str = "",
+                         line: str | None = None) -> PictureView:
     # render_svg escapes every text it writes, so its markup is safe to put in the page.
     anchor = f"{prefix}picture-step-"
     svg = render_svg(picture, ids=f"{prefix}pic-{picture.layout.step}", anchor=anchor)
     return PictureView(picture, f"{anchor}{picture.layout.step}", Markup(svg),  # noqa: S704
                        describe_picture(picture), compute_index_rows(picture),
-                       compute_storage_rows(picture))
+                       compute_storage_rows(picture), line)
+
+
+def compute_line_of(doc: dict, step: int) -> str | None:
+    """The code of the program line ``step`` belongs to (None in a lone chain's document)."""
+    lines = doc.get("lines")
+    return None if lines is None else lines[doc["steps"][step]["line"]]["code"]
 
 
 def compute_refused_view(picture: RefusedPicture, prefix: str = "") -> RefusedView:
@@ -89,7 +97,8 @@ def compute_chain_views(expr: str, prefix: str = "", doc: dict | None = None) ->
             doc = {"steps": [], "error": None}
     refused = compute_refused_picture(expr, doc)
     return ChainPictures(
-        expr, prefix, [compute_picture_view(p, prefix) for p in compute_chain_pictures(expr, doc)],
+        expr, prefix, [compute_picture_view(p, prefix, compute_line_of(doc, p.layout.step))
+                       for p in compute_chain_pictures(expr, doc)],
         compute_refused_view(refused, prefix) if refused is not None else None,
         len(doc["steps"]))
 

@@ -1,0 +1,62 @@
+"""The explorer page shows a program of named lines: each line heads its steps, the name it
+binds follows its last step, every step has its picture, and a copy links to its input."""
+
+from __future__ import annotations
+
+import html
+import re
+
+from quizapp.engine import explain
+
+PROGRAM = "x = torch.arange(12).view(3, 4)\ny = x.t()\nz = y.contiguous()\nz[0]"
+
+
+def test_each_line_heads_its_steps_and_each_step_has_a_picture(client):
+    doc = explain(PROGRAM)
+    page = client.get("/explorer", query_string={"expr": PROGRAM.replace("\n", "\r\n")})
+    assert page.status_code == 200 and doc["error"] is None
+    text = html.unescape(page.text)
+    heads = re.findall(r'<tr class="line-row"><td></td><th colspan="7" scope="rowgroup">'
+                       r"<code>([^<]*)</code>", text)
+    assert heads == [line["code"] for line in doc["lines"]]
+    binds = re.findall(r'<span class="binds">→ <code>(\w+)</code>', text)
+    assert binds == ["x", "y", "z"]
+    assert text.count('<svg xmlns="http://www.w3.org/2000/svg" class="pic"') == len(doc["steps"])
+    for number in range(len(doc["steps"])):
+        assert f'id="picture-step-{number}"' in text
+    # the picture of .t() says which line it belongs to
+    assert "Step 2: <code>.t()</code> <span class=\"muted\">in <code>y = x.t()</code>" in text
+    # .contiguous() copies from the tensor of step 2: the badge and the picture's link say so
+    assert "copy → #1" in text
+    picture = text.split('id="picture-step-3"')[1].split('id="picture-step-4"')[0]
+    assert "step 2" in picture.lower()
+    # the textarea keeps the lines, so the program can be edited and run again
+    assert "<textarea" in text and ">" + PROGRAM + "</textarea>" in text
+
+
+def test_a_line_outside_the_language_keeps_the_lines_before_it(client):
+    page = client.get("/explorer", query_string={"expr": "x = torch.arange(6)\nq.t()"})
+    assert page.status_code == 422
+    text = html.unescape(page.text)
+    assert "a name bound on an earlier line (x), got q" in text
+    assert text.count('class="pic"') == 1
+
+
+def test_the_api_gives_the_lines(client):
+    answer = client.post("/api/explain", json={"expr": PROGRAM})
+    assert answer.status_code == 200
+    assert answer.get_json() == explain(PROGRAM)
+    assert [line["name"] for line in answer.get_json()["lines"]] == ["x", "y", "z", None]
+
+
+def test_a_step_is_compared_with_its_input_not_the_row_above(client):
+    """z = x.view(6) follows y's copy in the table but takes x: a view, not a copy."""
+    program = "x = torch.arange(6).view(2, 3)\ny = x.t().contiguous()\nz = x.view(6)"
+    doc = explain(program)
+    assert [s["storage"] for s in doc["steps"]] == [0, 0, 0, 1, 0] and doc["steps"][4]["input"] == 1
+    text = html.unescape(client.get("/explorer", query_string={"expr": program}).text)
+    rows = re.findall(r'<td data-label="Storage">(.*?)</td>', text)
+    assert [re.sub(r"<[^>]+>", "", r) for r in rows] == [
+        "#0", "view of #0", "view of #0", "copy → #1", "view of #0"]
+    last = text.split('id="picture-step-4"')[1]
+    assert "copied" not in last.split("</section>")[0].lower()
