@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from urllib.parse import unquote_plus
 
 from quizapp.engine import explain
 
@@ -60,3 +61,15 @@ def test_a_step_is_compared_with_its_input_not_the_row_above(client):
         "#0", "view of #0", "view of #0", "copy → #1", "view of #0"]
     last = text.split('id="picture-step-4"')[1]
     assert "copied" not in last.split("</section>")[0].lower()
+
+
+def test_a_refused_view_in_a_program_offers_the_program_rerun(client):
+    program = "x = torch.arange(24).view(2, 3, 4)\ny = x.transpose(0, 1)\ny.view(24)"
+    text = html.unescape(client.get("/explorer", query_string={"expr": program}).text)
+    assert "Step 3: <code>.view(24)</code> is refused" in text
+    reruns = re.findall(r'<a class="button" href="/explorer\?expr=([^"#]+)#picture-step-3"', text)
+    assert [unquote_plus(r) for r in reruns] == [
+        program.replace("y.view(24)", "y.reshape(24)"),
+        program.replace("y.view(24)", "y.contiguous().view(24)")]
+    for rerun in reruns:
+        assert explain(unquote_plus(rerun))["error"] is None
