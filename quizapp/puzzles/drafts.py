@@ -166,7 +166,22 @@ def compute_stride_question(
     )
 
 
-def to_choice(draft: Draft, rng: PuzzleRng, max_options: int = 4) -> Draft:
+FULL_CHOICE = 4  # options a choice puzzle offers unless it says why it has fewer
+FEW_OPTIONS = {2: "two", 3: "three"}
+# Why a choice built from known mistakes has fewer options: they coincide on this puzzle.
+MISTAKES_COINCIDE = "the other usual mistakes give one of these same answers here"
+
+
+def explain_few_options(prompt: str, count: int, reason: str) -> str:
+    """``prompt``, and where a choice has fewer than four options, why ("There are only three
+    options: ..."): a made-up distractor would test nothing."""
+    if count >= FULL_CHOICE:
+        return prompt
+    return f"{prompt} There are only {FEW_OPTIONS[count]} options: {reason}."
+
+
+def to_choice(draft: Draft, rng: PuzzleRng, max_options: int = FULL_CHOICE,
+              why_fewer: str = MISTAKES_COINCIDE) -> Draft:
     """Turn a typed draft into a multiple-choice one whose distractors are its known mistakes."""
     options = [(draft.answer, "")] + [(m.value, m.feedback) for m in draft.mistakes]
     options = options[:max_options]
@@ -179,6 +194,7 @@ def to_choice(draft: Draft, rng: PuzzleRng, max_options: int = 4) -> Draft:
     notes = tuple("This is the right one." if i == 0 else options[i][1] for i in order)
     return replace(
         draft,
+        prompt=explain_few_options(draft.prompt, len(options), why_fewer),
         answer_kind="choice",
         answer=answer,
         choices=tuple(fmt_answer(draft.answer_kind, options[i][0]) for i in order),

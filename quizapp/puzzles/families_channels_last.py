@@ -20,6 +20,7 @@ from quizapp.puzzles.drafts import (
 from quizapp.puzzles.families_contiguity import balanced_chain
 from quizapp.puzzles.rendering import code, explanation, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
+from quizapp.puzzles.rules import rules_for
 from quizapp.puzzles.tracing import Trace, trace
 
 
@@ -144,7 +145,12 @@ def build_channels_last_contiguity(rng: PuzzleRng, level: str) -> Draft:
             "Channels-last contiguous means the strides are those of an N, H, W, C memory order "
             "for the (N, C, H, W) shape (C has stride 1), leaving out every dim of size 1: with "
             "one entry, its stride is never used.",
-            f"For this shape those strides would be {wanted}; y has {fmt_tuple(y['stride'])}.",
+            # How to get both stride tuples, not the tuples: stated, the answer is a lookup.
+            (f"{rules_for(op.kind for op in chain.y_ops)} Carry x's strides through each call "
+             "to get y's. The channels-last strides of y's shape (N, C, H, W) are built "
+             "innermost first: C gets 1, W gets C, H gets W × C and N gets H × W × C (a depth D "
+             "sits between N and H and gets H × W × C). Compare the two stride by stride, "
+             "size-1 dims aside.").lstrip(),
         ),
         concepts=("channels-last", "memory-format", "contiguity"),
         mistakes=(Mistake(not answer, reason),),

@@ -13,7 +13,7 @@ from quizapp.puzzles.distractors import (
 from quizapp.puzzles.drafts import Draft, Family, Mistake, compute_single_trace_draft
 from quizapp.puzzles.rendering import code, fmt_tuple
 from quizapp.puzzles.rng import PuzzleRng
-from quizapp.puzzles.rules import CONCEPT_OF
+from quizapp.puzzles.rules import CONCEPT_OF, rules_for
 from quizapp.puzzles.tracing import Trace, trace
 
 CONTIG_MAKERS = {
@@ -56,6 +56,14 @@ def contiguity_reason(step: dict, contiguous: bool) -> str:
         f"y is not contiguous: shape {fmt_tuple(shape)} needs strides {wanted} "
         f"(size-1 dims aside), but y has {fmt_tuple(stride)}."
     )
+
+
+def tracing_hint(chain: Chain, then: str) -> str:
+    """How to get y's strides without stating them: the rules of its calls, then what to do
+    with the strides. Stating them (or the row-major ones) would leave only a lookup."""
+    rules = rules_for(op.kind for op in chain.y_ops)
+    return (f"{rules} x is fresh, so it starts with the row-major strides of its shape; carry "
+            f"them through each call to get y's shape and strides, then {then}").lstrip()
 
 
 def balanced_chain(
@@ -102,8 +110,8 @@ def build_contiguous_after(rng: PuzzleRng, level: str) -> Draft:
             "stride is never used), its strides are the row-major strides of its shape: stride 1 "
             "for the last dim, and for any other dim the number of elements all later dims hold "
             "together.",
-            f"y has shape {fmt_tuple(tr.final['shape'])} and strides "
-            f"{fmt_tuple(tr.final['stride'])}.",
+            tracing_hint(chain, "compare them with the row-major strides of y's shape, dim "
+                         "by dim."),
         ),
         concepts=("contiguity",) + tuple(sorted({CONCEPT_OF[o.kind] for o in chain.y_ops})),
         mistakes=(Mistake(not answer, contiguity_reason(tr.final, answer)),),
@@ -193,8 +201,8 @@ def build_size_one_contiguity(rng: PuzzleRng, level: str) -> Draft:
         hints=(
             "Contiguity compares strides with the row-major strides of the shape, skipping every "
             "dim of size 1: with one entry there is never a step to take.",
-            f"y has shape {fmt_tuple(final['shape'])} and strides {fmt_tuple(final['stride'])}; "
-            "cross out the size-1 dims and check the rest.",
+            tracing_hint(chain, "cross out the size-1 dims and check the rest against the "
+                         "row-major strides of y's shape."),
         ),
         concepts=("contiguity", "size-one-exemption"),
         mistakes=(Mistake(not answer, reason),),

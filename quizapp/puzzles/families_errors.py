@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from quizapp.puzzles.chains import ctor_text, random_shape
-from quizapp.puzzles.drafts import Draft, Family
+from quizapp.puzzles.drafts import Draft, Family, explain_few_options
 from quizapp.puzzles.rendering import LETTERS, code, explanation, sentence
 from quizapp.puzzles.rng import PuzzleRng
 from quizapp.puzzles.tracing import GenerationError, Trace, trace_outcome
@@ -193,8 +193,10 @@ def build_error_raised(rng: PuzzleRng, level: str) -> Draft:
         f"answer = {LETTERS[: len(texts)]!r}[choices.index(outcome)]"
     )
     return Draft(
-        prompt=f"What happens when {code('y = x' + call)} runs? The options give the exception "
-        "class and the first line of its message.",
+        prompt=explain_few_options(
+            f"What happens when {code('y = x' + call)} runs? The options give the exception "
+            "class and the first line of its message.", len(texts),
+            "no other outcome is a mistake people make on this call"),
         code=f"x = {x_code}",
         answer_kind="choice",
         answer=answer,

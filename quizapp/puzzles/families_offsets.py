@@ -30,6 +30,20 @@ def random_index(rng: PuzzleRng, shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(rng.below(s) for s in shape)
 
 
+FLOAT32_BYTES = 4  # torch.empty's default dtype
+
+
+def position_sum(terms: list[tuple[int, int]]) -> str:
+    """A storage position as the learner would add it up, from (index, stride) pairs: "2 × 5 + 3
+    = 13". An index of 0 adds nothing and is left out (feedback never multiplies a 0), a stride
+    of 1 adds the index alone, and a sum of one plain number is just that number."""
+    shown = [f"{index} × {stride}" if stride != 1 else str(index) for index, stride in terms
+             if index]
+    total = sum(index * stride for index, stride in terms)
+    text = " + ".join(shown)
+    return text + f" = {total}" if text and text != str(total) else str(total)
+
+
 def index_text(index: tuple[int, ...]) -> str:
     return "[" + ", ".join(str(i) for i in index) + "]"
 
@@ -57,7 +71,9 @@ def build_storage_index(rng: PuzzleRng, level: str) -> Draft:
         shape = random_shape(rng, 3 if level == "middle" else rng.randint(2, 3), 2, 6)
     chain = build_chain(rng, level, ctor_text("empty", shape), shape)
     name = "y" if chain.y_ops else "x"
-    for _attempt in range(3):  # prefer an element where the usual mistakes give other positions
+    # Prefer an element where the usual mistakes give other positions: a junior choice then
+    # has four options (fewer only when every try collides, and the prompt says so).
+    for _attempt in range(12 if level == "junior" else 3):
         index = random_index(rng, chain.tracked_shape(shape))
         tr = trace(chain.expr + index_text(index))
         pos = tr.final["storage_offset"]
@@ -75,25 +91,35 @@ def build_storage_index(rng: PuzzleRng, level: str) -> Draft:
             ),
         ]
         if level == "junior":
+            # Worded with this element's own numbers: "the row index is multiplied by 4" read
+            # wrong for x[0, 3], whose row index is 0.
             rows, cols = shape
-            found.insert(
-                0,
-                (
-                    index[0] + index[1] * rows,
-                    "You counted down the columns: in a "
-                    "fresh tensor the rows are contiguous, so the row index is multiplied "
-                    f"by the row length {cols}.",
-                ),
-            )
-            found.insert(
-                1,
-                (
-                    index[0] * rows + index[1],
-                    f"The row index is multiplied by the row "
-                    f"length ({cols}), not by the number of rows ({rows}).",
-                ),
-            )
-        if len(collect_mistakes(pos, found)) >= (1 if level == "middle" else 2):
+            row, col = index
+            right = position_sum([(row, cols), (col, 1)])
+            element = f"{name}{index_text(index)}"
+            found.insert(0, (
+                row + col * rows,
+                f"You counted down the columns, as if each column were contiguous: that gives "
+                f"position {position_sum([(col, rows), (row, 1)])}. In a fresh tensor each row "
+                f"is contiguous, so {code(element)} is at position {right}.",
+            ))
+            if row:  # with row 0 the row length never enters the sum
+                found.insert(1, (
+                    row * rows + col,
+                    f"The row index {row} is multiplied by the row length {cols}, not by the "
+                    f"number of rows {rows}: position {right}, not "
+                    f"{position_sum([(row, rows), (col, 1)])}.",
+                ))
+            found.append((
+                pos * FLOAT32_BYTES,
+                f"That is the byte offset, {pos} × {FLOAT32_BYTES} = {pos * FLOAT32_BYTES}: x "
+                f"holds float32, {FLOAT32_BYTES} bytes an element, and storage positions count "
+                "elements, not bytes.",
+            ))
+        if level == "junior":
+            if len(collect_mistakes(pos, found + [(pos + 1, "")])) >= 3:
+                break  # four options
+        elif len(collect_mistakes(pos, found)) >= (1 if level == "middle" else 2):
             break  # middle tensors have offset 0, so only the contiguous reading can differ
     found.append((pos + 1, "Storage positions count from 0."))
     element = f"{name}{index_text(index)}"

@@ -88,11 +88,18 @@ def build_strides_after(rng: PuzzleRng, level: str) -> Draft:
     answer = tr.final["stride"]
     free = size_one_dims(tr.final["shape"])
     first = chain.x_step
-    if len(ops) > 1:
+    # The strides after the first call, unless the calls after it leave them as they are:
+    # then they are the answer itself (a choice puzzle's right option, spelled out).
+    if len(ops) > 1 and tr.steps[first + 1]["stride"] != answer:
         strong = (
             f"x has strides {fmt_tuple(tr.steps[first]['stride'])}; after "
             f"{code(tr.steps[first + 1]['code'])} they are "
             f"{fmt_tuple(tr.steps[first + 1]['stride'])}."
+        )
+    elif len(ops) > 1:
+        strong = (
+            f"x has strides {fmt_tuple(tr.steps[first]['stride'])}; carry them through each "
+            "call in turn, each stride moving with its size."
         )
     else:
         strong = (

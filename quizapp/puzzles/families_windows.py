@@ -19,6 +19,7 @@ from quizapp.puzzles.drafts import (
     collect_mistakes,
     compute_single_trace_draft,
     compute_stride_question,
+    explain_few_options,
     size_one_dims,
 )
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_text_value, fmt_tuple
@@ -189,6 +190,11 @@ def window_candidates(
             f"There are (n - size) // step + 1 = {k} windows, not n // step.",
         ),
         (
+            call(tuple(outer) + (k - 1, size), tuple(strides)),
+            f"There are (n - size) // step + 1 = {k} windows: the + 1 counts the window that "
+            "starts at 0.",
+        ),
+        (
             call(tuple(dims), tuple(outer_st) + (size, one)),
             "Windows start `step` elements apart, so the window dim has stride step, not size.",
         ),
@@ -249,8 +255,10 @@ def build_as_strided_window(rng: PuzzleRng, level: str) -> Draft:
         "    except RuntimeError:\n        pass"
     )
     return Draft(
-        prompt=f"Which call builds the same tensor as {code(f'x.unfold({dim}, {size}, {step})')} "
-        "(same shape, same values)?",
+        prompt=explain_few_options(
+            f"Which call builds the same tensor as {code(f'x.unfold({dim}, {size}, {step})')} "
+            "(same shape, same values)?", len(texts),
+            "the other usual mistakes give one of these same calls here"),
         code=chain.code(),
         answer_kind="choice",
         answer=answer,

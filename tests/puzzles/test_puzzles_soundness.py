@@ -48,6 +48,15 @@ def stated_rule(hint: str):
     return rules[0]
 
 
+LAST_STEP = re.compile(r"gives shape (\([^)]*\)), stride (\([^)]*\))")
+
+
+def final_layout(puzzle) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """y's shape and strides, from the last step of the worked solution (not from a hint)."""
+    shape, strides = LAST_STEP.findall(puzzle["explanation"])[-1]
+    return tuple(ast.literal_eval(shape)), tuple(ast.literal_eval(strides))
+
+
 @pytest.mark.parametrize(("family", "levels"), [("contiguous_after", ("junior", "middle")),
                                                 ("size_one_contiguity", ("senior",))])
 def test_following_a_contiguity_hint_gives_the_answer(family, levels):
@@ -58,7 +67,7 @@ def test_following_a_contiguity_hint_gives_the_answer(family, levels):
         for seed in SEEDS:
             puzzle = generate(family, level, seed)
             rule = stated_rule(puzzle["hints"][0])
-            shape, strides = tuples_after(puzzle["hints"][1], "shape", "strides")
+            shape, strides = final_layout(puzzle)
             wanted = contiguous_strides(shape)
             assert rule(shape, strides, wanted) is puzzle["answer"], (family, level, seed)
             size_one_seen += list(strides) != wanted and puzzle["answer"]
@@ -70,9 +79,8 @@ def test_following_the_channels_last_hint_gives_the_answer():
     for seed in SEEDS:
         puzzle = generate("channels_last_contiguity", "principal", seed)
         rule = stated_rule(puzzle["hints"][0])
-        wanted, strides = tuples_after(puzzle["hints"][1], "would be", "y has")
-        shape = tuples_after(puzzle["explanation"].split("**Answer.**")[1], "shape")[0]
-        assert wanted == tuple(channels_last_strides(shape)), seed
+        shape, strides = final_layout(puzzle)
+        wanted = tuple(channels_last_strides(shape))
         assert rule(shape, strides, wanted) is puzzle["answer"], seed
         decided_by_size_one += strides != wanted and puzzle["answer"]
     assert decided_by_size_one > 5
@@ -180,3 +188,111 @@ def test_strides_of_size_one_dims_are_never_graded(family, level):
             free_seen += 1
             assert "any value is accepted" in puzzle["explanation"], puzzle["id"]
     assert STRIDE_FAMILIES
+
+
+def stride_text(values) -> str:
+    return "(" + ", ".join(map(str, values)) + ("," if len(values) == 1 else "") + ")"
+
+
+# Yes/no puzzles that one comparison of strides decides: y's strides against the ones its
+# layout needs (row-major, or channels-last), size-1 dims aside.
+DECIDED_BY_STRIDES = {"contiguous_after": contiguous_strides,
+                      "size_one_contiguity": contiguous_strides,
+                      "channels_last_contiguity": channels_last_strides}
+
+
+@pytest.mark.parametrize("family", sorted(DECIDED_BY_STRIDES))
+def test_no_hint_of_a_yes_no_puzzle_states_the_deciding_strides(family):
+    """A hint leads to the answer without handing it over: contiguous_after's second hint
+    stated y's strides, after which the answer was a lookup against the first. The hints teach
+    how to get y's strides and what to compare them with; neither tuple is written out."""
+    levels = next(f["levels"] for f in families() if f["id"] == family)
+    for level in levels:
+        for seed in SEEDS:
+            puzzle = generate(family, level, seed)
+            shape, strides = final_layout(puzzle)
+            wanted = DECIDED_BY_STRIDES[family](shape)
+            for hint in puzzle["hints"]:
+                for deciding in (strides, wanted):
+                    assert stride_text(deciding) not in hint, (puzzle["id"], hint)
+            # What the learner works from is still there: the rule and how to get the strides.
+            assert "stride" in puzzle["hints"][1], puzzle["id"]
+
+
+CHOICE_KINDS = ("choice", "choices")
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
+
+
+def test_no_hint_of_a_choice_puzzle_states_its_right_option():
+    """Over every family's choice puzzles: no hint writes out the right option (a stride tuple,
+    a call), which would make the choice a matter of spotting it."""
+    seen = 0
+    for spec in families():
+        for level in spec["levels"]:
+            for seed in range(150):
+                puzzle = generate(spec["id"], level, seed)
+                if puzzle["answer_kind"] != "choice":
+                    continue
+                right = puzzle["choices"][ord(puzzle["answer"]) - ord("a")]
+                if not right.startswith(("(", "x.")):
+                    continue  # a bare number ("14") may well be in a hint as something else
+                seen += 1
+                for hint in puzzle["hints"]:
+                    assert right not in hint, (puzzle["id"], right, hint)
+    assert seen > 300
+
+
+def test_every_choice_puzzle_offers_four_options_or_says_why_fewer():
+    """storage_index junior offered two options (27 of 300), as_strided_window two or three
+    (144 of 300), error_raised three, with nothing saying why."""
+    fewer = Counter()
+    for spec in families():
+        for level in spec["levels"]:
+            for seed in SEEDS:
+                puzzle = generate(spec["id"], level, seed)
+                if puzzle["answer_kind"] not in CHOICE_KINDS:
+                    continue
+                count = len(puzzle["choices"])
+                assert count >= 2, puzzle["id"]
+                if count < 4:
+                    fewer[spec["id"]] += 1
+                    reason = re.search(rf"There are only {NUMBER_WORDS[count]} options: (.+?)\.",
+                                       puzzle["prompt"])
+                    assert reason and len(reason.group(1).split()) >= 6, puzzle["id"]
+    # Where a family can, it deals four: fewer stay the exception.
+    assert fewer["storage_index"] < len(SEEDS) // 20, fewer
+
+
+ELEMENT = re.compile(r"At which position of the storage is `x\[(\d+), (\d+)\]`")
+PRODUCT = re.compile(r"(\d+) × (\d+)")
+EQUATION = re.compile(r"((?:\d+(?: × \d+)?)(?: \+ \d+(?: × \d+)?)*) = (\d+)")
+
+
+def test_feedback_speaks_of_the_puzzles_own_numbers():
+    """storage_index junior said "the row index is multiplied by the row length 4" for
+    x[0, 3], whose row index is 0. Feedback names an index only where it is not 0, never
+    multiplies a 0, and every sum it writes out is right and gives the wrong answer it explains."""
+    checked = 0
+    for seed in range(600):
+        puzzle = generate("storage_index", "junior", seed)
+        row, col = map(int, ELEMENT.search(puzzle["prompt"]).groups())
+        for letter, option in zip("abcd", puzzle["choices"], strict=False):
+            if letter == puzzle["answer"]:
+                continue
+            note = check(puzzle, letter)["feedback"]
+            if row == 0:
+                assert "row index" not in note, (puzzle["id"], note)
+            if col == 0:
+                assert "column index" not in note, (puzzle["id"], note)
+            for left, _right in PRODUCT.findall(note):
+                assert left != "0", (puzzle["id"], note)
+            for terms, total in EQUATION.findall(note):
+                value = sum(eval(term.replace("×", "*"))  # noqa: S307 - digits and *
+                            for term in terms.split(" + "))
+                assert value == int(total), (puzzle["id"], note)
+            if any(kind in note for kind in ("counted down the columns", "byte offset",
+                                             "not by the number of rows")):
+                # The sum written out is the one that gives this wrong option.
+                assert re.search(rf"(?:= |position ){option}\b", note), (puzzle["id"], note)
+                checked += 1
+    assert checked > 300
