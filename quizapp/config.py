@@ -312,6 +312,14 @@ def compute_config(environ: Mapping[str, str], env_name: str, instance_path: str
         "REGISTER_LIMIT_WINDOW_MINUTES": canonicalize_int(
             environ.get("QUIZAPP_REGISTER_LIMIT_WINDOW_MINUTES", "60"),
             "QUIZAPP_REGISTER_LIMIT_WINDOW_MINUTES", 1, 24 * 60),
+        # Wrong team join codes allowed per address within the window (a real code that has
+        # expired or was revoked is not counted: it is no guess).
+        "JOIN_CODE_LIMIT_PER_ADDRESS": canonicalize_int(
+            environ.get("QUIZAPP_JOIN_CODE_LIMIT_PER_ADDRESS", "10"),
+            "QUIZAPP_JOIN_CODE_LIMIT_PER_ADDRESS", 1, 100_000),
+        "JOIN_CODE_LIMIT_WINDOW_MINUTES": canonicalize_int(
+            environ.get("QUIZAPP_JOIN_CODE_LIMIT_WINDOW_MINUTES", "15"),
+            "QUIZAPP_JOIN_CODE_LIMIT_WINDOW_MINUTES", 1, 24 * 60),
         # Requests per address (per account when signed in) on the routes anyone may use:
         # the explorer's page and API together, and the question list with its search.
         # Counted in each process (memory://) unless the storage names a shared one.

@@ -22,6 +22,7 @@ from quizapp.services.login_limits import (
     reserve_login_attempt,
 )
 from quizapp.services.store.study_items import select_suspended
+from quizapp.services.teams import validate_account_deletable
 
 # Rows read from the database at a time: a long log is never held in memory whole.
 BATCH_ROWS = 500
@@ -118,13 +119,16 @@ def delete_account(
     now: datetime, limits: LoginLimits, device: DeviceCookie | None = None,
 ) -> int:
     """Delete ``user`` and, through the foreign keys' ON DELETE CASCADE, their schedule,
-    review log and logins; commits and returns how many reviews went with it.
+    review log, logins and team memberships; commits and returns how many reviews went with it.
 
     The account's name must be typed (any case, as at login) and the password given; checking
-    the password is a login attempt, throttled and counted as change_password's is.
+    the password is a login attempt, throttled and counted as change_password's is. An owner
+    of a team is refused (teams.OwnsTeams) until each team is handed over or deleted; the
+    account's memberships go with it.
     """
     if canonicalize_username(typed_username) != user.username:
         raise WrongConfirmation(f"Type your username, {user.username}, to confirm.")
+    validate_account_deletable(session, user.id)
     nonce = trusted_device(device, user)
     attempt_id = reserve_login_attempt(session, user.username, address, now, limits, nonce,
                                        account_created=user.created_at)

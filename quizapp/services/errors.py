@@ -26,6 +26,20 @@ class NotFound(ServiceError):
     status = 404
 
 
+class Forbidden(ServiceError):
+    """The person may see the thing but not do this to it (a team member asking for what only
+    its leads may do)."""
+
+    status = 403
+
+
+class LimitReached(ServiceError):
+    """A limit on how many of something there may be (members of a team, teams of an
+    account); the message names the limit."""
+
+    status = 409
+
+
 class Conflict(ServiceError):
     """The request was made against a state that has since changed (a stale page, a double click)."""
 

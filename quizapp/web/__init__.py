@@ -1,5 +1,6 @@
-"""The web layer: areas (account, bank, study, explorer), each a package of blueprints with their
-forms, on shared layers below them (navigation, rendering, http) that never import an area."""
+"""The web layer: areas (account, bank, study, explorer, sets, teams), each a package of
+blueprints with their forms, on shared layers below them (navigation, rendering, http) that
+never import an area."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from quizapp.web.rendering.theme import register_theme
 from quizapp.web.sets import routes as sets
 from quizapp.web.study import history_puzzle, suspend
 from quizapp.web.study import routes as study
+from quizapp.web.teams import routes as teams
 
 
 def register_web(app: Flask) -> None:
@@ -38,6 +40,6 @@ def register_web(app: Flask) -> None:
     init_pictures(app)
     for blueprint in (
         auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
-        settings.bp, data.bp, health.bp, assets.bp, sets.bp,
+        settings.bp, data.bp, health.bp, assets.bp, sets.bp, teams.bp,
     ):
         app.register_blueprint(blueprint)

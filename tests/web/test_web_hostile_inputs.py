@@ -36,6 +36,9 @@ GET_ROUTES = {
     "/sets/<slug>": ["<path>"], "/sets/<slug>/print": ["<path>"], "/sets/<slug>/take": ["<path>"],
     "/sets/<slug>/attempts/<int:attempt_id>": ["<path>"],
     "/sets/<slug>/download.<format_name>": ["<path>"],
+    # Teams: their forms are fed hostile values in teams/test_web_teams_hostile.py.
+    "/teams": [], "/teams/<int(max=2147483647):team_id>": ["<path>"], "/join": [],
+    "/join/<code>": ["<path>"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
                "/settings/delete-account", "/study/answer", "/study/rate", "/study/undo",
@@ -44,7 +47,15 @@ POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/passwor
                "/sets/<slug>/take", "/sets/<slug>/attempts/<int:attempt_id>/answer",
                "/sets/<slug>/attempts/<int:attempt_id>/finish", "/sets/<slug>/reviews",
                # Settings' sessions: no fields; an id not the account's gets 404.
-               "/settings/sessions/<int:login_id>/end", "/settings/sessions/end-others")
+               "/settings/sessions/<int:login_id>/end", "/settings/sessions/end-others",
+               "/teams", "/teams/<int(max=2147483647):team_id>/edit",
+               "/teams/<int(max=2147483647):team_id>/delete",
+               "/teams/<int(max=2147483647):team_id>/code",
+               "/teams/<int(max=2147483647):team_id>/code/revoke",
+               "/teams/<int(max=2147483647):team_id>/members/<int(max=2147483647):member_id>/role",
+               "/teams/<int(max=2147483647):team_id>/members/<int(max=2147483647):member_id>/remove",
+               "/teams/<int(max=2147483647):team_id>/hand-over",
+               "/teams/<int(max=2147483647):team_id>/leave", "/join", "/join/<code>")
 
 
 # Per form route: the fields varied together (a password and its repeat), the well-formed body

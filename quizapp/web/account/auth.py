@@ -54,7 +54,7 @@ def init_login_manager(_app: Flask) -> None:
 
 # Where a form posted while signed out leads back to after logging in: its own page.
 FORM_PAGES = {"study": "study.index", "settings": "settings.index",
-              "account_data": "settings.index"}
+              "account_data": "settings.index", "teams": "teams.index"}
 
 
 def ask_to_log_in() -> Response:

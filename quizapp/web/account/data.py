@@ -24,6 +24,7 @@ from quizapp.services import account_data, accounts
 from quizapp.services.account_data import WrongConfirmation
 from quizapp.services.errors import LoginThrottled, ServiceError
 from quizapp.services.settings import read_settings
+from quizapp.services.teams import OwnsTeams
 from quizapp.web.account.forms import DeleteAccountForm, PasswordForm, SettingsForm
 from quizapp.web.account.logins import (
     clear_device_cookie,
@@ -107,6 +108,9 @@ def delete_account():
             status, headers = 429, compute_retry_headers(exc)
         except WrongConfirmation as exc:
             form.confirm_username.errors = [exc.message]
+        except OwnsTeams as exc:
+            form.confirm_username.errors = [exc.message]
+            status = exc.status
         except ServiceError as exc:
             form.password.errors = [exc.message]
         else:
