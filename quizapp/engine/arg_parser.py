@@ -66,6 +66,7 @@ NATIVE: dict[str, tuple[tuple[P, ...], ...]] = {
                         P("storage_offset", True)),),
     "contiguous": (_sig(P("memory_format", True, True)),),
     "clone": (_sig(P("memory_format", True, True)),),
+    "flip": (_sig(P("dims", int_list=True)),),
 }
 PYTHON_METHODS: dict[str, tuple[P, ...]] = {  # def split(self, split_size, dim=0), ...
     "split": (P("split_size"), P("dim", True)),

@@ -1,4 +1,4 @@
-"""Plain-English `why` sentences of the copying ops: contiguous, clone and .to(memory_format)."""
+"""Plain-English `why` sentences of the copying ops: contiguous, clone, flip and .to(format)."""
 
 from __future__ import annotations
 
@@ -123,7 +123,16 @@ def _to_copy(t, result, fmt, suggested, copy):
             f"{shape_text(result[1])}, {how}")
 
 
+def _flip(t, result, dims):
+    along = ("no dim, so the elements keep their order" if not dims else
+             "dim " + ", ".join(map(str, dims)) if len(dims) == 1 else
+             "dims " + ", ".join(map(str, dims)))
+    return (f"flip always copies, reversing {along}, into a new storage at offset 0 with "
+            f"strides {shape_text(result[1])} (clone's layout): {_preserve_how(t)}")
+
+
 COPY_WHY: dict[str, Callable[..., str]] = {
+    "flip": _flip,
     "clone_dense": _clone,
     "clone_inferred": _clone,
     "clone_format": _clone,

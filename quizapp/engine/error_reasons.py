@@ -155,6 +155,10 @@ ERROR_WHY: dict[str, Callable[..., str]] = {
         f"torch tensors cannot be reversed by slicing (step {step}); use flip"
     ),
     "narrow_scalar": lambda: "a 0-d tensor has no dim to narrow",
+    "flip_repeated": lambda dims, d: (
+        f"flip reverses each dim once: dim {d} appears twice in {tuple(dims)} (after negative "
+        "dims are counted from the end)"
+    ),
     "narrow_length": lambda length: f"narrow's length {length} is negative",
     "narrow_start": lambda start, cur, d: (
         f"start {start} is outside -{cur}..{cur} for dim {d} of size {cur}"

@@ -53,7 +53,7 @@ METHOD_NAMES = frozenset(
      "unsqueeze", "permute", "transpose", "swapaxes", "swapdims", "t", "movedim", "moveaxis",
      "expand", "expand_as", "broadcast_to", "narrow", "select", "unbind", "split", "chunk",
      "tensor_split", "diagonal", "unfold", "as_strided", "contiguous", "clone", "detach",
-     "to"}
+     "to", "flip"}
 )
 TUPLE_OPS = frozenset({"split", "chunk", "unbind", "tensor_split"})
 MEMORY_FORMATS = frozenset(

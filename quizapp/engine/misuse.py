@@ -20,11 +20,8 @@ QUERY_COLUMNS = {"is_contiguous": "Contiguous", "stride": "Stride", "size": "Sha
 
 
 # Methods that always copy and that the explorer does not model: named, with what they do,
-# instead of the list of ops. A negative slice step's refusal points at flip (error_reasons), so
-# flip must not be a dead end. flip's result is laid out exactly as clone()'s (empty_like with
-# the preserved format; tests/engine/test_expression.py checks that against torch).
+# instead of the list of ops (flip, which a negative slice step's refusal points at, is an op).
 COPYING_METHODS = {
-    "flip": "it reverses the elements along the dims given, into new memory",
     "fliplr": "it reverses the columns, into new memory",
     "flipud": "it reverses the rows, into new memory",
     "roll": "it shifts the elements round, into new memory",
@@ -32,23 +29,20 @@ COPYING_METHODS = {
     "tile": "it tiles the data, into new memory",
     "rot90": "it rotates the elements, into new memory",
 }
-CLONE_LAYOUT = {"flip"}
 # Beside such a refusal, instead of "the input is outside the expression language": it is not.
 UNMODELLED_WHY = ("This op runs in torch, but the explorer does not model it, so nothing from this "
-                  "step on was run.")  # copies whose strides are clone()'s: the message offers clone in its place
+                  "step on was run.")
 
 
 def refuse_copying_method(name: str, column: int, written: str = "") -> None:
-    """Raise the refusal of ``.name`` (or ``written``, torch.flip say), with its own reason,
+    """Raise the refusal of ``.name`` (or ``written``, torch.roll say), with its own reason,
     when it is a copying method the explorer does not model; return otherwise."""
     if name not in COPYING_METHODS:
         return
-    tail = (f"; its result is laid out as .clone() lays out a copy, so .clone() in its place "
-            f"shows the strides .{name} gives" if name in CLONE_LAYOUT else "")
     raise ExpressionError(
         f"{written or '.' + name} always copies ({COPYING_METHODS[name]}), and the explorer, "
-        f"which follows views and the copies reshape, contiguous, clone and .to make, does not "
-        f"model it" + tail, column, why=UNMODELLED_WHY)
+        f"which follows views and the copies reshape, contiguous, clone, flip and .to make, "
+        f"does not model it", column, why=UNMODELLED_WHY)
 
 
 def describe_assignment(expr: str) -> str | None:

@@ -54,7 +54,7 @@ class Outcome(tuple):
 
 
 # Outcome keys whose value sits in a new storage: the copy paths of reshape / flatten,
-# clone, a copying contiguous() or .to(), and every constructor (see reasons.OUTCOME_WHY).
+# clone, a copying contiguous() or .to(), flip, and every constructor (see reasons.OUTCOME_WHY).
 ALLOCATING_KEYS = frozenset(
     {
         "reshape_copy",
@@ -64,6 +64,7 @@ ALLOCATING_KEYS = frozenset(
         "clone_format",
         "contiguous_copy",
         "to_copy",
+        "flip",
         "factory_filled",
         "factory_unknown",
         "factory_arange",

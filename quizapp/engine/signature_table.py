@@ -77,6 +77,7 @@ OP_SIGNATURES: dict[str, tuple[tuple[Param, ...], ...]] = {
     "contiguous": ((Param("memory_format", "format", "contiguous_format", kw_only=True),),),
     "clone": ((Param("memory_format", "format?", "preserve_format", kw_only=True),),),
     "detach": ((),),
+    "flip": ((_p("dims", "ints"),),),
     # to(*, copy, memory_format) only: the dtype/device/tensor forms are refused before binding
     # (unsupported.refuse_unsupported_conversions), so this one overload is the language's form.
     "to": ((Param("copy", "bool", False, kw_only=True),

@@ -7,7 +7,8 @@ import math
 from quizapp.engine.expression import ExpressionError, Step
 
 MAX_ALLOCATED_ELEMENTS = 2**24  # torch_explain really allocates constructors and copies
-MAY_COPY = frozenset({"reshape", "reshape_as", "ravel", "flatten", "contiguous", "clone", "to"})
+MAY_COPY = frozenset({"reshape", "reshape_as", "ravel", "flatten", "contiguous", "clone", "to",
+                      "flip"})
 MAX_PIECES = 2**16  # split/chunk/unbind/tensor_split: torch really builds every piece
 
 

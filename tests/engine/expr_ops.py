@@ -271,6 +271,16 @@ def to(gen: Any, t: Any) -> Maker:
     return gen.call("to", (), kwargs)
 
 
+def flip(gen: Any, t: Any) -> Maker:
+    """.flip(dims) in each form torch takes (varargs, a tuple, a list, dims=), dims sometimes
+    repeated or out of range."""
+    rng, n = gen.rng, t.dim()
+    dims = tuple(gen.dim(n) for _ in range(rng.choice((0, 1, 1, 2, 2, 3))))
+    if rng.random() < 0.08 and dims:
+        dims += (dims[0] - max(n, 1) if dims[0] >= 0 else dims[0] + max(n, 1),)
+    return gen.sizes_call("flip", dims, "dims")
+
+
 def index(gen: Any, t: Any) -> Maker:
     rng, n = gen.rng, t.dim()
     items: list = []
@@ -350,7 +360,7 @@ OP_MAKERS: tuple[Callable[[Any, Any], Maker], ...] = (
     view, view, view, as_other, flatten, unflatten, squeeze, unsqueeze, permute, permute,
     transpose, transpose, movedim, expand, expand, negative_size, negative_size, arity,
     narrow_select, narrow_select, pieces, pieces,
-    diagonal_unfold, as_strided, as_strided, copy, copy, to, index, index, index,
+    diagonal_unfold, as_strided, as_strided, copy, copy, to, index, index, index, flip,
 )
 # Makers that cut one dim (split, chunk, unbind, tensor_split, narrow, select): chosen more
 # often once expand has left a dim negative, so torch's refusals of that size are compared.

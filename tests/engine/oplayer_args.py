@@ -284,6 +284,11 @@ def args_for(name: str, rng, case, e) -> dict:
         fitting = {4: "channels_last", 5: "channels_last_3d"}.get(nd, "contiguous_format")
         usual = "contiguous_format" if name == "contiguous" else "preserve_format"
         return {"memory_format": rng.choice((usual, usual, fitting, fitting) + FORMATS)}
+    if name == "flip":
+        dims = [rand_dim(rng, nd) for _ in range(rng.choice((0, 1, 1, 2, 2, 3)))]
+        if rng.random() < 0.1 and dims:
+            dims.append(dims[0] - nd if dims[0] >= 0 else dims[0] + nd)  # the same dim twice
+        return {"dims": tuple(dims)}
     if name == "to":
         fitting = {4: "channels_last", 5: "channels_last_3d"}.get(nd, "contiguous_format")
         kwargs = {"memory_format": rng.choice((None, fitting, fitting) + FORMATS)}

@@ -1,5 +1,5 @@
-"""Copying methods the explorer does not model (flip, roll, repeat, ...) are named as such, and
-what the message claims about flip's layout holds in torch."""
+"""Copying methods the explorer does not model (roll, repeat, ...) are named as such; flip,
+which a negative slice step points at, is modelled, and laid out as the engine's clone."""
 
 from __future__ import annotations
 
@@ -23,22 +23,22 @@ def test_a_copying_method_is_named_as_one_not_answered_with_the_list_of_ops(meth
     assert "expected a supported op" not in message
     # The claim "always copies" is torch's own behaviour, even where nothing would move.
     x = torch.arange(6).view(2, 3)
-    calls = {"flip": lambda: x.flip([]), "fliplr": x.fliplr, "flipud": x.flipud,
+    calls = {"fliplr": x.fliplr, "flipud": x.flipud,
              "roll": lambda: x.roll(0), "repeat": lambda: x.repeat(1, 1),
              "tile": lambda: x.tile((1,)), "rot90": lambda: x.rot90(0)}
     assert calls[method]().untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
 
 
-def test_a_negative_slice_step_points_at_flip_and_flip_says_what_to_try() -> None:
+def test_a_negative_slice_step_points_at_flip_and_flip_runs() -> None:
     refused = explain("torch.arange(6)[::-1]")["error"]
     assert refused["message"] == "step must be greater than zero"  # torch's words
     assert refused["why"].endswith("use flip")
-    flipped = explain("torch.arange(6).flip(0)")["error"]
-    assert ".clone() in its place shows the strides .flip gives" in flipped["message"]
-    # Not "the input is outside the expression language": flip is torch, only not modelled.
-    assert flipped["why"] == ("This op runs in torch, but the explorer does not model it, so "
-                              "nothing from this step on was run.")
-    assert explain("torch.flip(torch.arange(6), (0,))")["error"]["why"] == flipped["why"]
+    assert explain("torch.arange(6).flip(0)")["values"] == [5, 4, 3, 2, 1, 0]
+    rolled = explain("torch.arange(6).roll(1)")["error"]
+    # Not "the input is outside the expression language": roll is torch, only not modelled.
+    assert rolled["why"] == ("This op runs in torch, but the explorer does not model it, so "
+                             "nothing from this step on was run.")
+    assert explain("torch.roll(torch.arange(6), 1)")["error"]["why"] == rolled["why"]
     assert "outside the expression language" in explain("torch.arange(6).foo()")["error"]["why"]
 
 
@@ -88,10 +88,13 @@ def test_flip_is_laid_out_as_the_engines_clone_on_generated_layouts() -> None:
 
 
 def test_the_function_forms_name_the_copy_or_the_method_to_write() -> None:
-    """torch.flip(x, ...) got the list of constructors and nothing about flip (re-test)."""
+    """torch.roll(x, ...) got the list of constructors and nothing about roll (re-test)."""
+    with pytest.raises(ExpressionError) as rolled:
+        parse_expression("torch.roll(torch.arange(6), 1)")
+    assert str(rolled.value).startswith("column 1: torch.roll always copies")
     with pytest.raises(ExpressionError) as flipped:
         parse_expression("torch.flip(torch.arange(6), (0,))")
-    assert str(flipped.value).startswith("column 1: torch.flip always copies")
+    assert "torch.arange(6).view(2, 3).flip(...)" in str(flipped.value)
     with pytest.raises(ExpressionError) as transposed:
         parse_expression("torch.transpose(torch.arange(6).view(2, 3), 0, 1)")
     assert ("torch.transpose(x, ...) is written here as a method after a constructor, e.g. "

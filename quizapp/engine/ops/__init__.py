@@ -29,6 +29,7 @@ from .dims import (
     unsqueeze,
 )
 from .expanding import broadcast_to, expand, expand_as
+from .flipping import flip
 from .indexing import getitem
 from .pieces import MAX_EAGER_PIECES, Pieces
 from .reshaping import flatten, ravel, reshape, reshape_as, unflatten, view, view_as
@@ -71,6 +72,7 @@ OPS: dict[str, Callable[..., Outcome]] = {
     "clone": clone,
     "detach": detach,
     "to": to,
+    "flip": flip,
     "__getitem__": getitem,
 }
 
