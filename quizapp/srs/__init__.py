@@ -1,7 +1,7 @@
 """Spaced repetition for quizapp: a thin, deterministic wrapper around the fsrs library."""
 
 from quizapp.srs.intervals import canonicalize_utc, format_interval
-from quizapp.srs.memory import Memory, compute_memory
+from quizapp.srs.memory import Memory, compute_memory, compute_recall
 from quizapp.srs.queue import compute_remaining, plan_session
 from quizapp.srs.rating import AGAIN, EASY, GOOD, HARD, RATINGS, suggest_rating, validate_rating
 from quizapp.srs.scheduling import (
@@ -62,6 +62,7 @@ __all__ = [
     "compute_named_zone",
     "compute_user_zone",
     "compute_memory",
+    "compute_recall",
     "compute_remaining",
     "compute_study_day",
     "compute_zone",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
@@ -60,3 +61,28 @@ def compute_memory(state: Mapping[str, object], now: datetime, zone: tzinfo | in
                   difficulty=card.difficulty,
                   retrievability=_SCHEDULER.get_card_retrievability(counted, moment),
                   elapsed_days=elapsed)
+
+
+def compute_recall(state: Mapping[str, object], moment: datetime) -> float | None:
+    """fsrs's chance of recalling, at ``moment``, the item ``state`` describes: its
+    retrievability with whole 24-hour periods since the last review, as fsrs counts them
+    (Scheduler.get_card_retrievability); None for an item never reviewed.
+
+    It reads the stability and the last review only, without rebuilding and checking the whole
+    card as compute_memory does, so a page can project thousands of states (a team's) at once;
+    either field not as review writes it raises ValueError.
+    """
+    last, stability = state.get("last_review"), state.get("stability")
+    if last is None or stability is None:
+        return None
+    if (not isinstance(last, str) or isinstance(stability, bool)
+            or not isinstance(stability, int | float)
+            or not (math.isfinite(stability) and stability > 0)):
+        raise ValueError("scheduling state needs a last review and a finite positive stability")
+    try:
+        last_review = canonicalize_utc(datetime.fromisoformat(last), "state last_review")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"scheduling state is malformed: {exc}") from exc
+    elapsed = max(0, (canonicalize_utc(moment) - last_review).days)
+    # fsrs's forgetting curve with the pinned scheduler's own constants (see the golden test).
+    return float((1 + _SCHEDULER._FACTOR * elapsed / stability) ** _SCHEDULER._DECAY)

@@ -28,21 +28,24 @@ from quizapp.teams.rows import (
     GONE,
     OPEN,
     OVERDUE,
+    PAGE_SIZE,
     SORT_COLUMNS,
     Member,
     MemberRow,
+    Page,
     Sort,
     Step,
     StepResult,
     build_rows,
     canonicalize_sort,
+    compute_page,
     sort_rows,
 )
 
 __all__ = [
-    "CSV_HEADER", "DEFAULT_SORT", "DONE", "DUE", "GONE", "OPEN", "OVERDUE", "SORT_COLUMNS",
-    "AccuracyGrid", "Member", "MemberRow", "Outcome", "Readiness", "Sort", "Step", "StepResult",
+    "CSV_HEADER", "DEFAULT_SORT", "DONE", "DUE", "GONE", "OPEN", "OVERDUE", "PAGE_SIZE", "SORT_COLUMNS",
+    "AccuracyGrid", "Member", "MemberRow", "Outcome", "Page", "Readiness", "Sort", "Step", "StepResult",
     "Tally", "build_rows", "canonicalize_sort", "compute_accuracy", "compute_bucket",
-    "compute_csv_rows", "compute_readiness", "compute_recall", "compute_recall_moment",
+    "compute_csv_rows", "compute_page", "compute_readiness", "compute_recall", "compute_recall_moment",
     "format_csv", "render_heatmap_svg", "sort_rows",
 ]

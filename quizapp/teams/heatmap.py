@@ -2,7 +2,8 @@
 
 Every cell carries its figure as text (colour only repeats it), the SVG has a title and a
 description pointing to the table holding the same figures, and its colours are CSS classes
-(``hm-b0`` .. ``hm-b4``, ``hm-none``) that the page's stylesheet sets for light and dark.
+(``hm-b0`` .. ``hm-b4``, ``hm-none``) that the page's stylesheet sets for light and dark;
+it also places the cells' figures (centred: text-anchor and dominant-baseline).
 """
 
 from __future__ import annotations
@@ -66,14 +67,16 @@ def compute_accuracy(members: Sequence[tuple[int, str]], concepts: Iterable[str]
     columns = tuple(sorted(set(concepts)))
     wanted_members = {user_id for user_id, _ in members}
     wanted_concepts = set(columns)
-    cells: dict[tuple[int, str], Tally] = {}
+    counts: dict[tuple[int, str], list[int]] = {}  # [right, total], made Tally at the end
     for outcome in outcomes:
         if outcome.user_id not in wanted_members:
             continue
         for concept in set(outcome.concepts) & wanted_concepts:
-            key = (outcome.user_id, concept)
-            cells[key] = cells.get(key, Tally()).add(outcome.correct)
-    return AccuracyGrid(tuple(members), columns, cells)
+            count = counts.setdefault((outcome.user_id, concept), [0, 0])
+            count[0] += outcome.correct
+            count[1] += 1
+    return AccuracyGrid(tuple(members), columns,
+                        {key: Tally(right, total) for key, (right, total) in counts.items()})
 
 
 def compute_bucket(percent: int | None) -> str:
@@ -119,11 +122,12 @@ def render_heatmap_svg(grid: AccuracyGrid, *, title: str, table_id: str) -> str:
             percent = grid.tally(user_id, concept).percent
             x = label_w + CELL_W * column
             shown = "–" if percent is None else str(percent)
+            # Kept short (a team's map has thousands of cells): the stylesheet centres the
+            # figure (text-anchor, dominant-baseline) and rounds the corners.
             parts.append(
                 f'<g class="{compute_bucket(percent)}"><rect x="{x:.0f}" y="{y}" '
-                f'width="{CELL_W - 2}" height="{CELL_H - 2}" rx="3"/><text '
-                f'x="{x + (CELL_W - 2) / 2:.0f}" y="{y + (CELL_H - 2) / 2:.0f}" '
-                f'text-anchor="middle" dominant-baseline="central">{shown}</text></g>')
+                f'width="{CELL_W - 2}" height="{CELL_H - 2}"/><text '
+                f'x="{x + (CELL_W - 2) / 2:.0f}" y="{y + (CELL_H - 2) / 2:.0f}">{shown}</text></g>')
     legend_y = HEAD_H + grid_h + 14
     x = 4.0
     for css, label in legend:

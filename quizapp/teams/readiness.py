@@ -1,7 +1,9 @@
 """How ready a member will be: FSRS's predicted recall of the track's items at its due time.
 
 The recall of one item is fsrs's retrievability of the member's stored state at that moment
-(srs.compute_memory, days counted as the member's reviews count them). An item the member
+(srs.compute_recall: whole 24-hour periods since the last review, as fsrs counts them; the
+member's reviews count study days instead, which moves a projection weeks ahead by less than
+a day, and costs a hundred times more per item on a page projecting a team's). An item the member
 has never reviewed has no memory for FSRS to project; fsrs itself gives such a card a
 retrievability of 0, and so does the dashboard: readiness is what the member can be expected
 to recall, and nothing was learnt of an item never studied. How many items were studied is
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import datetime
 
 from quizapp import srs
 
@@ -26,17 +28,15 @@ def compute_recall_moment(due_at: datetime | None, now: datetime) -> datetime:
     return due_at
 
 
-def compute_recall(state: Mapping[str, object] | None, at: datetime,
-                   zone: tzinfo | int | None = None) -> float | None:
+def compute_recall(state: Mapping[str, object] | None, at: datetime) -> float | None:
     """The chance, 0..1, that the member recalls the item at ``at``; None for an item they
     never reviewed (no state, or a new one) or whose stored state cannot be read."""
     if state is None:
         return None
     try:
-        memory = srs.compute_memory(state, at, zone)
+        return srs.compute_recall(state, at)
     except ValueError:
         return None  # a damaged state: no prediction rather than a broken dashboard
-    return None if memory is None else memory.retrievability
 
 
 @dataclass(frozen=True)
@@ -57,19 +57,25 @@ class Readiness:
 
 def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
                       states: Mapping[int, Mapping[str, object] | None], at: datetime,
-                      zone: tzinfo | int | None = None) -> Readiness:
-    """Readiness over the items of ``item_concepts`` (item id -> its concepts) from the
-    member's stored ``states`` (item id -> fsrs state; absent: never reviewed)."""
+                      known: dict[tuple[int, datetime], float | None] | None = None
+                      ) -> Readiness:
+    """Readiness over the items of ``item_concepts`` (item id -> its distinct concepts) from the
+    member's stored ``states`` (item id -> fsrs state; absent: never reviewed). ``known``
+    keeps the recalls computed, by (item, moment), for the member's next call."""
+    known = {} if known is None else known
     sums: dict[str, float] = {}
     counts: dict[str, int] = {}
     total, studied = 0.0, 0
     for item_id, concepts in item_concepts.items():
-        recall = compute_recall(states.get(item_id), at, zone)
+        if (item_id, at) in known:
+            recall = known[item_id, at]
+        else:
+            recall = known[item_id, at] = compute_recall(states.get(item_id), at)
         if recall is not None:
             studied += 1
         chance = recall or 0.0
         total += chance
-        for concept in set(concepts):
+        for concept in concepts:  # each once: an item's concepts are a set
             sums[concept] = sums.get(concept, 0.0) + chance
             counts[concept] = counts.get(concept, 0) + 1
     items = len(item_concepts)

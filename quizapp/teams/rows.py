@@ -236,3 +236,28 @@ def sort_rows(rows: Iterable[MemberRow], sort: Sort = DEFAULT_SORT) -> list[Memb
     # Python's sort is stable with reverse=True too: equal values keep the name order.
     valued.sort(key=value, reverse=sort.descending)  # type: ignore[arg-type]
     return valued + empty
+
+
+# --- pages ---------------------------------------------------------------------------------
+
+PAGE_SIZE = 50  # members per dashboard page: the heat map and tables stay readable and quick
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of rows: ``number`` of ``pages`` (1-based), rows ``start`` to ``stop``."""
+
+    number: int
+    pages: int
+    start: int
+    stop: int
+
+
+def compute_page(count: int, text: str | None, size: int = PAGE_SIZE) -> Page:
+    """Page ``text`` (the query value) of ``count`` rows, ``size`` a page: the first for an
+    empty or unreadable value, the last for one past the end (a team that shrank)."""
+    size = max(size, 1)
+    pages = max(1, -(-count // size))
+    number = int(text) if text and text.isascii() and text.isdigit() and len(text) <= 6 else 1
+    number = min(max(number, 1), pages)
+    return Page(number, pages, (number - 1) * size, min(number * size, count))

@@ -78,12 +78,15 @@ def test_a_track_without_items_has_no_readiness_figure():
     assert ready.recall is None and ready.percent is None and ready.by_concept == {}
 
 
-def test_study_days_count_as_the_members_reviews_count_them():
-    zone = 60  # minutes east of UTC, as srs takes a fixed offset
-    state = srs.review(srs.new_state(T0), 3, T0, zone=zone).state
+def test_days_are_counted_as_fsrs_counts_them_and_a_repeat_is_remembered():
+    state = srs.review(srs.new_state(T0), 3, T0, zone=60).state
     at = T0 + timedelta(days=10)
-    assert compute_recall(state, at, zone) == pytest.approx(
-        srs.compute_memory(state, at, zone).retrievability)
+    assert compute_recall(state, at) == pytest.approx(srs.compute_memory(state, at).retrievability)
+    known = {}
+    first = compute_readiness({1: ("view",)}, {1: state}, at, known)
+    assert known == {(1, at): compute_recall(state, at)}
+    known[1, at] = 0.5  # the remembered figure is used, not computed again
+    assert compute_readiness({1: ("view",)}, {1: state}, at, known).recall == 0.5 != first.recall
 
 
 def test_the_prediction_is_for_the_due_date_or_now_once_it_passed():

@@ -16,12 +16,15 @@ from quizapp.teams import (
     GONE,
     OPEN,
     OVERDUE,
+    PAGE_SIZE,
     Member,
+    Page,
     Sort,
     Step,
     StepResult,
     build_rows,
     canonicalize_sort,
+    compute_page,
     sort_rows,
 )
 
@@ -159,3 +162,21 @@ def test_a_header_link_toggles_its_own_column_and_starts_others_ascending():
 def test_an_unknown_status_is_refused():
     with pytest.raises(ValueError, match="unknown step status"):
         StepResult(1, "finished")
+
+
+@pytest.mark.parametrize(("count", "text", "expected"), [
+    (0, None, Page(1, 1, 0, 0)), (50, None, Page(1, 1, 0, 50)), (51, "2", Page(2, 2, 50, 51)),
+    (200, "4", Page(4, 4, 150, 200)), (200, "9", Page(4, 4, 150, 200)),
+    (200, "0", Page(1, 4, 0, 50)), (200, "-2", Page(1, 4, 0, 50)), (200, "x", Page(1, 4, 0, 50)),
+    (200, "３", Page(1, 4, 0, 50)), (200, "9" * 40, Page(1, 4, 0, 50)),
+])
+def test_pages_of_fifty_members(count, text, expected):
+    assert compute_page(count, text) == expected
+
+
+def test_every_row_is_on_exactly_one_page():
+    for count in (1, 49, 50, 51, 199, 200, 201):
+        pages = compute_page(count, None).pages
+        covered = [i for n in range(1, pages + 1)
+                   for i in range(compute_page(count, str(n)).start, compute_page(count, str(n)).stop)]
+        assert covered == list(range(count)) and pages == -(-count // PAGE_SIZE)
