@@ -148,9 +148,9 @@ def build_channels_last_contiguity(rng: PuzzleRng, level: str) -> Draft:
             # How to get both stride tuples, not the tuples: stated, the answer is a lookup.
             (f"{rules_for(op.kind for op in chain.y_ops)} Carry x's strides through each call "
              "to get y's. The channels-last strides of y's shape (N, C, H, W) are built "
-             "innermost first: C gets 1, W gets C, H gets W × C and N gets H × W × C (a depth D "
-             "sits between N and H and gets H × W × C). Compare the two stride by stride, "
-             "size-1 dims aside.").lstrip(),
+             "innermost first: C gets 1, W gets C, H gets W × C and N gets H × W × C (with a "
+             "depth D, (N, C, D, H, W), D gets H × W × C and N gets D × H × W × C). Compare "
+             "the two stride by stride, size-1 dims aside.").lstrip(),
         ),
         concepts=("channels-last", "memory-format", "contiguity"),
         mistakes=(Mistake(not answer, reason),),
