@@ -99,8 +99,8 @@ ERROR_WHY: dict[str, Callable[..., str]] = {
     "stride_overflow": lambda shape: f"row-major strides for {shape_text(shape)} overflow 64 bits",
     "storage_overflow": _storage_overflow,
     "view_refused": lambda shape, stride, new_shape: (
-        "view never copies, and no strides exist for it: "
-        + refused_view_text(shape, stride, new_shape)
+        "view never copies, so the new shape has to fit the memory as it lies, and it does "
+        "not: " + refused_view_text(shape, stride, new_shape)
     ),
     "flatten_order": lambda sd, ed, s, e: (
         f"start_dim {sd} (dim {s}) comes after end_dim {ed} (dim {e})"

@@ -114,24 +114,29 @@ def compute_refused_view(shape: tuple, stride: tuple, new_shape: tuple) -> Refus
 
 
 def refused_view_text(shape: tuple, stride: tuple, new_shape: tuple) -> str:
-    """Why computeStride found no strides: the chunks and the break a new dim would straddle."""
+    """Why computeStride found no strides, for a learner: the new dim that does not fit and the
+    old dims it would have to run across in plain words, then the equation with its numbers,
+    then the chunks the strides cut the old dims into."""
     refused = compute_refused_view(shape, stride, new_shape)
-    text = (
-        f"shape {shape_text(shape)} with strides {shape_text(stride)}: {chunks_text(shape, stride)}"
-    )
+    chunks = f"strides {shape_text(stride)} cut the dims into chunks: {chunks_text(shape, stride)}"
     if refused.crossing is None:
-        return text + f", and no grouping of new shape {shape_text(new_shape)} fits those chunks"
-    new_dim, brk = refused.crossing, refused.broken
-    text += (
-        f"; new dim {new_dim} (size {new_shape[new_dim]}) of shape {shape_text(new_shape)} would"
-    )
-    if brk is None:
-        return text + " have to split the outermost chunk unevenly"
-    i, j, st, span = brk
+        return (f"new shape {shape_text(new_shape)} does not fit shape {shape_text(shape)}: "
+                f"every chunk of its memory is filled before all the new dims are placed "
+                f"({chunks})")
+    new_dim = refused.crossing
+    text = f"new dim {new_dim} (size {new_shape[new_dim]}) of shape {shape_text(new_shape)} would"
+    if refused.broken is None:
+        first, last, _ = refused.chunks[0]
+        return (f"{text} have to split the outermost chunk (dims {first} to {last} of shape "
+                f"{shape_text(shape)}) unevenly ({chunks})")
+    i, j, st, span = refused.broken
+    text += (f" have to step evenly across dims {i} and {j} of shape {shape_text(shape)}, which "
+             "are not one even run in memory")
     if shape[j] != 1:
-        need = f"stride[{j}]×size[{j}]={stride[j]}×{shape[j]}={span}"
+        rule = (f"they would be if stride[{i}] = stride[{j}] × size[{j}], but here "
+                f"{st} ≠ {stride[j]} × {shape[j]} = {span}")
     else:  # a size-1 dim's own stride is ignored; the chunk it starts spans this far
-        need = (
-            f"{span}, the span of the chunk that starts at dim {j} (its size-1 stride is ignored)"
-        )
-    return text + f" span the break between dims {i} and {j}: stride[{i}]={st} != {need}"
+        rule = (f"they would be if stride[{i}] equalled {span}, the span of the chunk that "
+                f"starts at dim {j} (a size-1 dim's own stride is ignored), but here "
+                f"{st} ≠ {span}")
+    return f"{text}; {rule} ({chunks})"

@@ -8,7 +8,7 @@ from quizapp.puzzles.parsing import MAX_RESPONSE_CHARS, ParseError
 from quizapp.puzzles.picking import MAX_PICKS, PICKABLE_KINDS, compose_answer, compute_pick_options
 from quizapp.puzzles.puzzle import Puzzle
 from quizapp.puzzles.registry import MAX_SEED, deal, families, generate
-from quizapp.puzzles.rendering import fmt_answer
+from quizapp.puzzles.rendering import fmt_answer, omit_said
 
 __all__ = [
     "LEVELS",
@@ -25,4 +25,5 @@ __all__ = [
     "families",
     "fmt_answer",
     "generate",
+    "omit_said",
 ]

@@ -24,6 +24,13 @@ def view_reason(tr: Trace) -> str:
     return f"It fails with {code(tr.error_text())}. {sentence(tr.error_why())}".rstrip()
 
 
+def view_verdict(tr: Trace) -> str:
+    """The answer in a line: the steps above quote torch's message and say why."""
+    if tr.error is None:
+        return f"It works: {sentence(tr.final['why'])}"
+    return f"It fails: step {tr.error['step']} raises {code(tr.error['type'])}."
+
+
 def noncontiguous_x(rng: PuzzleRng, level: str) -> tuple[tuple[int, ...], tuple[Op, ...]]:
     """A base shape and the calls that make x (often non-contiguous) from it."""
     if level == "middle":
@@ -58,14 +65,14 @@ def build_view_possible(rng: PuzzleRng, level: str) -> Draft:
         answer=answer,
         oracle_tail=f"try:\n    x{call.text}\n    answer = True\nexcept RuntimeError:\n"
         "    answer = False",
-        explanation=explanation([tr], view_reason(tr)),
+        explanation=explanation([tr], view_verdict(tr)),
         hints=(
             VIEW_RULE,
             f"x has shape {fmt_tuple(x['shape'])} and strides "
             f"{fmt_tuple(x['stride'])}; find which old dims each new size is made of.",
         ),
         concepts=("view-rule", "view", "stride"),
-        mistakes=(Mistake(not answer, view_reason(tr)),),
+        mistakes=(Mistake(not answer, view_verdict(tr)),),
         traced=(chain.expr,),
     )
 

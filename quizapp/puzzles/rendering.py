@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,7 +67,8 @@ def explanation(
     traces: Sequence[Trace], conclusion: str, intro: str = "", options: Sequence[str] = ()
 ) -> str:
     """Markdown: the engine's steps (each with its ``why``) for every traced chain, then one line
-    per option when there are options, then the answer."""
+    per option when there are options, then the answer, which says again nothing the steps
+    said (omit_said)."""
     parts = [intro] if intro else []
     for trace in traces:
         if len(traces) > 1:
@@ -74,5 +76,49 @@ def explanation(
         parts.append(steps_markdown(trace))
     if options:
         parts.append("\n".join(f"- {line}" for line in options))
-    parts.append(f"**Answer.** {conclusion}")
+    parts.append(f"**Answer.** {omit_said(conclusion, chr(10).join(parts))}")
     return "\n\n".join(parts)
+
+
+MIN_REPEAT = 30  # characters: a shorter sentence ("It works.") may well be said twice
+
+
+def split_sentences(text: str) -> list[str]:
+    """``text`` cut after each . ! ? followed by a space, and at line ends; never inside a
+    `code span` (torch's messages hold full stops)."""
+    pieces, start, in_code = [], 0, False
+    for i, char in enumerate(text):
+        if char == "`":
+            in_code = not in_code
+        elif not in_code and (char == "\n" or (char in ".!?" and text[i + 1:i + 2] in (" ", "\n"))):
+            pieces.append(text[start:i + 1])
+            start = i + 1
+    pieces.append(text[start:])
+    return [piece for piece in pieces if piece.strip()]
+
+
+def _core(sentence: str) -> str:
+    """A sentence without list marks, bold labels, its end mark and surrounding space."""
+    text = re.sub(r"^\s*(?:- )?(?:\*\*[^*]+\*\* )?", "", sentence)
+    return text.strip().rstrip(".!?").strip()
+
+
+def omit_said(text: str, said: str) -> str:
+    """``text`` without what ``said`` already says: a sentence of ``said`` (of MIN_REPEAT
+    characters or more) inside one of ``text``'s is cut out of it, and a sentence left empty
+    goes. "It works: <a step's why>." becomes "It works."."""
+    known = sorted({core for core in map(_core, split_sentences(said)) if len(core) >= MIN_REPEAT},
+                   key=len, reverse=True)
+    kept = []
+    for sentence in split_sentences(text):
+        core = _core(sentence)
+        for repeat in known:
+            if repeat in core:
+                core = core.replace(repeat, "").strip()
+        if core == _core(sentence):
+            kept.append(sentence.strip())
+            continue
+        core = core.rstrip(":;, ").strip()
+        if len(re.sub(r"[^A-Za-z0-9]", "", core)) >= 2:
+            kept.append(core + ".")
+    return " ".join(kept)

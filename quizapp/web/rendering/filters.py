@@ -10,7 +10,7 @@ from flask_login import current_user
 
 from quizapp import srs
 from quizapp.markup.markdown import render_markdown, render_markdown_inline, render_python
-from quizapp.puzzles import fmt_answer
+from quizapp.puzzles import fmt_answer, omit_said
 from quizapp.services.settings import NEW_FROM_LEVEL_SCOPES
 from quizapp.services.study_queue import LastReview
 from quizapp.web.http.runtime import current_time
@@ -154,3 +154,4 @@ def register_filters(app: Flask) -> None:
     app.add_template_filter(format_duration, "duration")
     app.add_template_filter(format_spoken_interval, "spoken_interval")
     app.add_template_filter(format_comes_back, "comes_back")
+    app.add_template_filter(omit_said, "unsaid")  # feedback | unsaid(explanation)

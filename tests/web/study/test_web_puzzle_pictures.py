@@ -3,9 +3,12 @@ link to the explorer for each; every number checked against the engine."""
 
 from __future__ import annotations
 
+import html
 import re
 
+import pytest
 from picture_support import check_chain_pictures, explorer_links
+from test_web_study_picks import answer, load_one_skill
 from webtest_support import csrf_token, rate_current, reach_first_skill, register, study_token
 
 from quizapp import puzzles
@@ -62,3 +65,26 @@ def test_every_family_draws_its_traced_chains():
                 doc = explain(expr)
                 assert doc["steps"], (puzzle.id, expr)
                 assert (doc["error"] or {}).get("type") != "ExpressionError", (puzzle.id, expr)
+
+
+@pytest.mark.parametrize("family,level", [("view_possible", "middle"), ("reshape_alias", "middle"),
+                                          ("error_raised", "senior")])
+def test_a_wrong_answer_says_each_paragraph_once(app, client, clock, seeds, family, level):
+    """The verdict says wrong, the worked steps say why, the answer line says the answer: no
+    sentence of one is printed again in another (the refusal's reason came three times)."""
+    load_one_skill(app, clock, family, level)
+    register(client, "once")
+    page = reach_first_skill(client)
+    puzzle = puzzles.deal(family, level, seeds.given[-1])
+    wrong = next(c for c in ("no", "yes", "A", "B", "C", "D")
+                 if puzzles.check(puzzle, c)["error"] is None and not puzzles.check(puzzle, c)[
+                     "correct"])
+    result = answer(client, page, wrong).text
+    assert 'data-verdict="wrong"' in result
+    verdict = re.search(r'<div class="verdict.*?</dl>(.*?)</div>', result, re.S).group(1)
+    why = re.search(r"<summary>Why</summary>\s*<div class=\"prose\">(.*?)</div>", result,
+                    re.S).group(1)
+    said = [sentence.strip().removeprefix("Answer. ") for part in (verdict, why)
+            for sentence in re.split(r"(?<=[.!?])\s+|<li>|<p>", html.unescape(
+                re.sub(r"<(?!li>|p>)[^>]+>", "", part))) if len(sentence.strip()) >= 30]
+    assert said and len(said) == len(set(said)), [s for s in said if said.count(s) > 1]
