@@ -7,12 +7,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from quizapp import puzzles
-from quizapp.models import Card, Concept, PracticeSet, SetAnswer, SetAttempt
+from quizapp.models import Card, Concept, PracticeSet, SetAnswer, SetAttempt, TeamMember
 from quizapp.practice_sets import (
     CARD,
     Bank,
@@ -89,6 +89,7 @@ class Attempt:
     finished_at: datetime | None
     score: int | None
     answers: dict[int, GivenAnswer] = field(default_factory=dict)
+    step_id: int | None = None  # taken as a step of a team's track (track_standing)
 
     @property
     def finished(self) -> bool:
@@ -338,16 +339,23 @@ def export_saved_set(session: Session, saved: SavedSet, format_name: str,
 # --- attempts ----------------------------------------------------------------------------
 
 def start_attempt(session: Session, saved: SavedSet, user_id: int | None,
-                  now: datetime) -> int:
+                  now: datetime, *, team_id: int | None = None,
+                  step_id: int | None = None) -> int:
     """A new attempt (a retake is one too); a timed set's deadline is fixed now. A visitor's
     (``user_id`` None) is reachable from their session only, so visitors' attempts older
-    than VISITOR_ATTEMPT_LIFE are deleted first."""
+    than VISITOR_ATTEMPT_LIFE are deleted first. An attempt at a team's assigned step
+    records the team and the step (checked by track_standing.claim_set_step)."""
     deadline = now + timedelta(minutes=saved.time_limit) if saved.time_limit else None
     if user_id is None:  # visitors' attempts outlive no browser session by much
         session.execute(delete(SetAttempt).where(
             SetAttempt.user_id.is_(None), SetAttempt.started_at < now - VISITOR_ATTEMPT_LIFE))
-    row = SetAttempt(set_id=saved.id, user_id=user_id, started_at=now, deadline=deadline)
+    row = SetAttempt(set_id=saved.id, user_id=user_id, started_at=now, deadline=deadline,
+                     team_id=team_id, step_id=step_id)
     session.add(row)
+    if team_id is not None and user_id is not None:  # work on the team's track
+        session.execute(update(TeamMember).where(TeamMember.team_id == team_id,
+                                                 TeamMember.user_id == user_id)
+                        .values(last_active_at=now))
     session.commit()
     return row.id
 
@@ -366,7 +374,8 @@ def load_attempt(session: Session, saved: SavedSet, attempt_id: int, user_id: in
     answers = session.scalars(select(SetAnswer).where(SetAnswer.attempt_id == row.id))
     return Attempt(row.id, saved, row.user_id, row.started_at, row.deadline, row.finished_at,
                    row.score, {a.position: GivenAnswer(a.position, a.answer, a.correct,
-                                                       a.answered_at) for a in answers})
+                                                       a.answered_at) for a in answers},
+                   row.step_id)
 
 
 def compute_puzzle_view(item: SetItem) -> tuple[puzzles.Puzzle, list]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -30,12 +31,17 @@ class AddedToReviews:
 def compute_item_keys(saved: SavedSet) -> list[tuple[str, str]]:
     """(kind, key) of the set's study items in its order: a card, or a puzzle's skill
     (family/level), each once."""
+    return compute_ref_keys([(ref.kind, ref.key) for ref in saved.refs])
+
+
+def compute_ref_keys(refs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """compute_item_keys of a set's frozen (kind, key) items."""
     keys: list[tuple[str, str]] = []
-    for ref in saved.refs:
-        if ref.kind == CARD:
-            key = ("card", ref.key)
+    for kind, ref_key in refs:
+        if kind == CARD:
+            key = ("card", ref_key)
         else:
-            puzzle = parse_puzzle_key(ref.key)
+            puzzle = parse_puzzle_key(ref_key)
             key = ("skill", f"{puzzle.family}/{puzzle.level}")
         if key not in keys:
             keys.append(key)
@@ -46,7 +52,14 @@ def add_set_to_reviews(session: Session, user: StudyUser, saved: SavedSet,
                        now: datetime) -> AddedToReviews:
     """Queue the set's cards and skills the user has not studied yet as their next new
     items, in the set's order; those already studied keep their schedule."""
-    keys = compute_item_keys(saved)
+    return add_items_to_reviews(session, user, compute_item_keys(saved), now)
+
+
+def add_items_to_reviews(session: Session, user: StudyUser, keys: Sequence[tuple[str, str]],
+                         now: datetime) -> AddedToReviews:
+    """Queue the (kind, key) items the user has not studied yet as their next new items, in
+    the order given (a set's, a track step's); those already studied keep their schedule."""
+    keys = list(keys)
     rows = session.scalars(select(Item).where(tuple_(Item.kind, Item.key).in_(keys))).all()
     by_key = {(row.kind, row.key): row for row in rows}
     ids = [row.id for row in rows]

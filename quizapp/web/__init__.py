@@ -23,6 +23,7 @@ from quizapp.web.sets import routes as sets
 from quizapp.web.study import history_puzzle, suspend
 from quizapp.web.study import routes as study
 from quizapp.web.teams import routes as teams
+from quizapp.web.teams import tracks
 
 
 def register_web(app: Flask) -> None:
@@ -40,6 +41,6 @@ def register_web(app: Flask) -> None:
     init_pictures(app)
     for blueprint in (
         auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
-        settings.bp, data.bp, health.bp, assets.bp, sets.bp, teams.bp,
+        settings.bp, data.bp, health.bp, assets.bp, sets.bp, teams.bp, tracks.bp,
     ):
         app.register_blueprint(blueprint)

@@ -39,6 +39,9 @@ GET_ROUTES = {
     # Teams: their forms are fed hostile values in teams/test_web_teams_hostile.py.
     "/teams": [], "/teams/<int(max=2147483647):team_id>": ["<path>"], "/join": [],
     "/join/<code>": ["<path>"],
+    # Tracks: their forms are fed hostile values in teams/test_web_tracks_hostile.py.
+    "/teams/<int(max=2147483647):team_id>/tracks/new": ["<path>"],
+    "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>": ["<path>"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
                "/settings/delete-account", "/study/answer", "/study/rate", "/study/undo",
@@ -55,7 +58,15 @@ POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/passwor
                "/teams/<int(max=2147483647):team_id>/members/<int(max=2147483647):member_id>/role",
                "/teams/<int(max=2147483647):team_id>/members/<int(max=2147483647):member_id>/remove",
                "/teams/<int(max=2147483647):team_id>/hand-over",
-               "/teams/<int(max=2147483647):team_id>/leave", "/join", "/join/<code>")
+               "/teams/<int(max=2147483647):team_id>/leave", "/join", "/join/<code>",
+               "/teams/<int(max=2147483647):team_id>/tracks", "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/edit", "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/delete",
+               "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/steps", "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/steps/<int(max=2147483647):step_id>/edit",
+               "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/steps/<int(max=2147483647):step_id>/move", "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/steps/<int(max=2147483647):step_id>/delete",
+               "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/steps/<int(max=2147483647):step_id>/reviews", "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/assignments",
+               "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/assignments/<int(max=2147483647):assignment_id>/edit",
+               "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/assignments/<int(max=2147483647):assignment_id>/delete",
+               "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/assignments/<int(max=2147483647):assignment_id>/people/<int(max=2147483647):user_id>/due",
+               "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>/assignments/<int(max=2147483647):assignment_id>/people/<int(max=2147483647):user_id>/delete")
 
 
 # Per form route: the fields varied together (a password and its repeat), the well-formed body

@@ -21,7 +21,7 @@ from flask_login import current_user, login_required
 from quizapp.extensions import db
 from quizapp.practice_sets import CARD, NotEnoughItems, SetParamsError
 from quizapp.services import practice_sets as sets
-from quizapp.services import set_reviews
+from quizapp.services import set_reviews, track_standing
 from quizapp.services.errors import NotFound, ServiceError
 from quizapp.web.http.runtime import current_time
 from quizapp.web.rendering.filters import ANSWER_HINTS
@@ -182,20 +182,35 @@ def print_view(slug: str):
 
 # --- taking a set ------------------------------------------------------------------------
 
+def read_step_claim(saved: sets.SavedSet, text: str | None
+                    ) -> track_standing.StepClaim | None:
+    """The team step an attempt is taken for (``?step=`` from a track's page, or the Start
+    form's field): None without one; 404 unless the user has that step of this set assigned."""
+    if not text:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 10 or user_id() is None:
+        abort(404, track_standing.NOT_ASSIGNED)
+    return track_standing.claim_set_step(db.session, current_user, int(text), saved.id)
+
+
 @bp.route("/sets/<slug>/take", methods=["GET"])
 def take(slug: str):
     """What taking the set means (items, time limit, whether the result is kept) and Start:
     a GET starts nothing, so a timed set's clock starts only when asked."""
     saved = sets.load_set(db.session, slug)
+    claim = read_step_claim(saved, request.args.get("step"))
     attempts = [a for a in sets.list_user_attempts(db.session, user_id(), visitor_ids())
                 if a.slug == saved.slug]
-    return render_template("sets/take.html", saved=saved, attempts=attempts)
+    return render_template("sets/take.html", saved=saved, attempts=attempts, claim=claim)
 
 
 @bp.route("/sets/<slug>/take", methods=["POST"])
 def start(slug: str):
     saved = sets.load_set(db.session, slug)
-    attempt_id = sets.start_attempt(db.session, saved, user_id(), current_time())
+    claim = read_step_claim(saved, request.form.get("step"))
+    attempt_id = sets.start_attempt(
+        db.session, saved, user_id(), current_time(),
+        team_id=claim.team_id if claim else None, step_id=claim.step_id if claim else None)
     if user_id() is None:
         remember_visitor_attempt(attempt_id)
     return redirect(url_for("sets.attempt", slug=slug, attempt_id=attempt_id), 303)

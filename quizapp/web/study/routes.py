@@ -10,7 +10,14 @@ from flask_login import current_user, login_required
 
 from quizapp.extensions import db
 from quizapp.puzzles import compute_pick_options
-from quizapp.services import paging, reviews, skill_reviews, study_stats, suspensions
+from quizapp.services import (
+    paging,
+    reviews,
+    skill_reviews,
+    study_stats,
+    suspensions,
+    track_standing,
+)
 from quizapp.services.errors import OUTDATED_PUZZLE, Conflict, NotFound, ServiceError
 from quizapp.services.items import is_offered
 from quizapp.services.rating_limits import RatingLimits, RatingThrottled
@@ -121,9 +128,11 @@ def compute_shown_view(shown: ShownItem, now: datetime) -> QueueView | None:
 @bp.route("/")
 def home():
     if current_user.is_authenticated:
-        view = compute_queue(db.session, current_user, current_time())
-        return render_template("home.html", view=view)
-    return render_template("home.html", view=None)
+        now = current_time()
+        view = compute_queue(db.session, current_user, now)
+        assignments = track_standing.list_my_assignments(db.session, current_user, now)
+        return render_template("home.html", view=view, assignments=assignments)
+    return render_template("home.html", view=None, assignments=())
 
 
 @bp.route("/study")
