@@ -21,7 +21,8 @@ PACKAGE = Path(quizapp.__file__).resolve().parent
 # each imports only those lower than itself (http nothing of web).
 WEB_LOWER = {"http": 0, "rendering": 1, "navigation": 1}
 # Faces: what another layer may import of a pure package (its __init__), never its modules.
-FACES = ("quizapp.engine", "quizapp.puzzles", "quizapp.srs", "quizapp.pictures")
+FACES = ("quizapp.engine", "quizapp.puzzles", "quizapp.srs", "quizapp.pictures",
+         "quizapp.progress")
 
 
 def module_name(path: Path) -> str:
@@ -102,7 +103,8 @@ def rule_violations(module: str, name: str) -> list[str]:
             is_stdlib(name) or within(name, "fsrs", "quizapp.srs")):
         found.append("srs wraps fsrs and uses nothing else")
     if within(module, "quizapp.puzzles", "quizapp.markup", "quizapp.practice_sets",
-              "quizapp.content", "quizapp.pictures", "quizapp.teams"):
+              "quizapp.content", "quizapp.pictures", "quizapp.teams",
+              "quizapp.progress"):
         if within(name, "flask", "flask_login", "flask_wtf", "flask_sqlalchemy", "sqlalchemy",
                   "werkzeug", "quizapp.models", "quizapp.services", "quizapp.web", "quizapp.cli",
                   "quizapp.extensions", "quizapp.app"):
@@ -188,6 +190,7 @@ def test_no_blueprint_module_is_imported_but_by_the_web_package():
     ("quizapp.engine.tensor", "numpy", "standard library only"),
     ("quizapp.puzzles.registry", "quizapp.services", "know nothing of the app"),
     ("quizapp.pictures.svg", "flask", "know nothing of the app"),
+    ("quizapp.progress.figures", "sqlalchemy", "know nothing of the app"),
     ("quizapp.web.explorer.routes", "quizapp.pictures.svg", "through its face"),
     ("quizapp.models.account", "flask_login", "no login"),
 ])

@@ -22,6 +22,7 @@ from quizapp.srs.scheduling import (
 )
 from quizapp.srs.study_day import (
     compute_day_start_after,
+    compute_study_date,
     compute_study_day,
     count_study_days_between,
     day_start,
@@ -64,6 +65,7 @@ __all__ = [
     "compute_memory",
     "compute_recall",
     "compute_remaining",
+    "compute_study_date",
     "compute_study_day",
     "compute_zone",
     "count_study_days_between",
