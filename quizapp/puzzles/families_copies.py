@@ -17,6 +17,7 @@ from quizapp.puzzles.drafts import (
 )
 from quizapp.puzzles.rendering import LETTERS, code, explanation, fmt_tuple, sentence
 from quizapp.puzzles.rng import PuzzleRng
+from quizapp.puzzles.rules import rules_for
 from quizapp.puzzles.tracing import GenerationError, Trace, itemsize, trace
 
 CLONE = Op(".clone()", (), "clone")
@@ -201,8 +202,12 @@ def build_contiguous_bytes(rng: PuzzleRng, level: str) -> Draft:
         hints=(
             "contiguous() returns the tensor itself when it is already contiguous; otherwise it "
             "writes every element the tensor shows into fresh memory.",
-            f"x has shape {fmt_tuple(x['shape'])}, strides {fmt_tuple(x['stride'])} and dtype "
-            f"{x['dtype']} ({plural(size, 'byte')} per element).",
+            # Not x's strides: whether they are row-major decides 0 or every element, so
+            # stated they leave only a lookup.
+            (f"{rules_for(op.kind for op in x_ops)} Carry the row-major strides x's constructor "
+             "gives through its calls to get x's shape and strides, then compare them with the "
+             f"row-major strides of that shape, size-1 dims aside. x holds {x['dtype']}, "
+             f"{plural(size, 'byte')} per element.").lstrip(),
         ),
         concepts=("contiguous", "dtype-itemsize", "performance"),
         mistakes=collect_mistakes(answer, found),

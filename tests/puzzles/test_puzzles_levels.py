@@ -45,6 +45,12 @@ def calls_per_name(code: str) -> dict[str, int]:
 
 
 def x_layout(puzzle) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """x's shape and strides: view_possible's hint states them; contiguous_bytes's worked
+    solution has them in the step before ``.contiguous()`` (its hint leaves them to work out)."""
+    if puzzle["family"] == "contiguous_bytes":
+        steps = re.findall(r"gives shape (\([^)]*\)), stride (\([^)]*\))", puzzle["explanation"])
+        shape, strides = steps[-2]
+        return tuple(ast.literal_eval(shape)), tuple(ast.literal_eval(strides))
     match = re.search(r"x has shape (\([^)]*\)),? (?:and )?strides (\([^)]*\))", puzzle["hints"][1])
     assert match, puzzle["hints"][1]
     return tuple(ast.literal_eval(match.group(1))), tuple(ast.literal_eval(match.group(2)))

@@ -51,9 +51,10 @@ def stated_rule(hint: str):
 LAST_STEP = re.compile(r"gives shape (\([^)]*\)), stride (\([^)]*\))")
 
 
-def final_layout(puzzle) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """y's shape and strides, from the last step of the worked solution (not from a hint)."""
-    shape, strides = LAST_STEP.findall(puzzle["explanation"])[-1]
+def final_layout(puzzle, from_end: int = 1) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """y's shape and strides, from the last step of the worked solution (not from a hint), or
+    with ``from_end`` those of an earlier step."""
+    shape, strides = LAST_STEP.findall(puzzle["explanation"])[-from_end]
     return tuple(ast.literal_eval(shape)), tuple(ast.literal_eval(strides))
 
 
@@ -194,24 +195,28 @@ def stride_text(values) -> str:
     return "(" + ", ".join(map(str, values)) + ("," if len(values) == 1 else "") + ")"
 
 
-# Yes/no puzzles that one comparison of strides decides: y's strides against the ones its
-# layout needs (row-major, or channels-last), size-1 dims aside.
-DECIDED_BY_STRIDES = {"contiguous_after": contiguous_strides,
-                      "size_one_contiguity": contiguous_strides,
-                      "channels_last_contiguity": channels_last_strides}
+# Puzzles that one comparison of strides decides: a tensor's strides against the ones its
+# layout needs (row-major, or channels-last), size-1 dims aside. The yes/no ones ask about y,
+# the last step of the worked solution; contiguous_bytes (0 bytes, or every element) about x,
+# the step before y = x.contiguous().
+DECIDED_BY_STRIDES = {"contiguous_after": (contiguous_strides, 1),
+                      "size_one_contiguity": (contiguous_strides, 1),
+                      "channels_last_contiguity": (channels_last_strides, 1),
+                      "contiguous_bytes": (contiguous_strides, 2)}
 
 
 @pytest.mark.parametrize("family", sorted(DECIDED_BY_STRIDES))
 def test_no_hint_of_a_yes_no_puzzle_states_the_deciding_strides(family):
     """A hint leads to the answer without handing it over: contiguous_after's second hint
     stated y's strides, after which the answer was a lookup against the first. The hints teach
-    how to get y's strides and what to compare them with; neither tuple is written out."""
+    how to get the strides and what to compare them with; neither tuple is written out."""
     levels = next(f["levels"] for f in families() if f["id"] == family)
+    needed, from_end = DECIDED_BY_STRIDES[family]
     for level in levels:
         for seed in SEEDS:
             puzzle = generate(family, level, seed)
-            shape, strides = final_layout(puzzle)
-            wanted = DECIDED_BY_STRIDES[family](shape)
+            shape, strides = final_layout(puzzle, from_end)
+            wanted = needed(shape)
             for hint in puzzle["hints"]:
                 for deciding in (strides, wanted):
                     assert stride_text(deciding) not in hint, (puzzle["id"], hint)
