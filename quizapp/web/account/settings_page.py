@@ -10,7 +10,7 @@ from flask_login import current_user
 from itsdangerous import BadSignature
 
 from quizapp.extensions import db
-from quizapp.services import account_data, accounts
+from quizapp.services import account_data, accounts, teams
 from quizapp.services.settings import StudySettings, read_settings
 from quizapp.web.account.forms import DeleteAccountForm, PasswordForm, SettingsForm
 from quizapp.web.http.signing import current_serializer
@@ -41,4 +41,5 @@ def render_settings_page(settings_form: SettingsForm, password_form: PasswordFor
         shown_settings=shown_settings or sign_shown_settings(read_settings(current_user)),
         delete_form=delete_form or DeleteAccountForm(formdata=None),
         review_count=account_data.count_reviews(db.session, current_user.id),
+        owned_teams=teams.list_owned_teams(db.session, current_user.id),
         logins=accounts.list_logins(db.session, current_user.id, current_user.login_id)), status

@@ -306,6 +306,9 @@ def test_bad_code_settings_keep_the_old_code(app, crew, fields, message):
 
 def test_the_owner_is_told_to_hand_over_before_deleting_the_account(app, crew):
     owner = crew.clients["owner"]
+    settings = owner.get("/settings").text
+    assert "You own the team “Kernels”. Hand it over to another member or delete it" in settings
+    assert "You own the team" not in crew.clients["lead"].get("/settings").text
     refused = post(owner, "/settings/delete-account", password=PASSWORD,
                    confirm_username="ownerx")
     assert refused.status_code == 409
