@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import islice, product
+from itertools import islice
 from math import prod
 
 MAX_DRAWN = 256  # elements, and storage cells, drawn per picture; the rest is summarised
@@ -75,11 +75,21 @@ def compute_numel(shape: tuple[int, ...]) -> int:
     return 0 if any(size <= 0 for size in shape) else prod(shape)
 
 
-def iterate_indices(shape: tuple[int, ...]):
-    """Every index of ``shape`` in row-major order (one empty index for a 0-d tensor)."""
+def iterate_indices(shape: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every index of ``shape`` in row-major order (one empty index for a 0-d tensor), made
+    one at a time: itertools.product would first hold every range of a dim of 2**40 whole."""
     if compute_numel(shape) == 0:
-        return iter(())
-    return product(*(range(size) for size in shape))
+        return
+    index = [0] * len(shape)
+    while True:
+        yield tuple(index)
+        d = len(shape) - 1
+        while d >= 0 and index[d] == shape[d] - 1:
+            index[d] = 0
+            d -= 1
+        if d < 0:
+            return
+        index[d] += 1
 
 
 def compute_positions(layout: StepLayout) -> list[int]:

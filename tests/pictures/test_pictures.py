@@ -261,3 +261,11 @@ def test_the_svg_is_well_formed_and_escapes_what_it_writes():
         StepLayout(0, "<script>", (2,), (1,), 0, 0, 2, read=lambda p: "<&>"))
     root = ET.fromstring(render_svg(picture))  # raises on anything not well formed
     assert root.find(f"{SVG}title").text == "Step 0, <script>: storage and tensor"
+
+
+def test_a_dim_of_two_to_the_forty_is_drawn_without_listing_it():
+    """The first cells of an expand to 2**40 rows: indices are made one at a time (product()
+    held each dim's range whole, and ran out of memory)."""
+    picture = picture_of("torch.arange(3).expand(1099511627776, 3)")
+    assert [c.index for c in picture.cells[:4]] == [(0, 0), (0, 1), (0, 2), (1, 0)]
+    assert len(picture.cells) == MAX_DRAWN and not picture.counted
