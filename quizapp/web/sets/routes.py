@@ -253,8 +253,15 @@ def render_item(found: sets.Attempt, items, position: int, *, form: AnswerForm |
 
 
 def render_result(found: sets.Attempt, items):
+    claim = None
+    if found.step_id is not None and user_id() is not None:  # taken for a team's track
+        try:
+            claim = track_standing.claim_set_step(db.session, current_user, found.step_id,
+                                                  found.saved.id)
+        except NotFound:  # no longer assigned: the result stays theirs
+            claim = None
     return render_template("sets/result.html", attempt=found, saved=found.saved, items=items,
-                           visitor=found.user_id is None,
+                           visitor=found.user_id is None, claim=claim,
                            explorer_links=[sets.compute_explorer_chain(item.code)
                                            if item.kind != CARD else None for item in items])
 

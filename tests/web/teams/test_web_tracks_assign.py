@@ -174,7 +174,8 @@ def test_a_set_step_is_done_by_an_attempt_for_the_team_at_its_pass_mark(app, cre
     plain = member.get(f"/sets/{slug}/take")
     member.post(f"/sets/{slug}/take", data={"csrf_token": csrf_token(plain.text)})
     result = take(member, slug, set_step, right=2)
-    assert "Take it again" in result and 'name="step"' in result
+    assert "Take it again" in result and f'name="step" type="hidden" value="{set_step}"' in result
+    assert f'href="/teams/{crew.team_id}/tracks/{track}">Back to your track' in result
     page = member.get(f"/teams/{crew.team_id}/tracks/{track}").text
     assert f'data-step="{set_step}" data-status="done"' in page
     with app.app_context():
