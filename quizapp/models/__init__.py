@@ -3,6 +3,7 @@
 from quizapp.models.account import LoginAttempt, LoginSession, RegistrationAttempt, User
 from quizapp.models.bank import Card, Concept, Item, ItemConcept, Skill
 from quizapp.models.base import Base
+from quizapp.models.practice import PracticeAttempt
 from quizapp.models.practice_sets import PracticeSet, QueuedItem, SetAnswer, SetAttempt
 from quizapp.models.study import ItemSuspension, Review, ReviewState
 from quizapp.models.teams import (
@@ -18,7 +19,7 @@ from quizapp.models.teams import (
 
 __all__ = [
     "Assignment", "AssignmentMember", "Base", "Card", "Concept", "Item", "ItemConcept",
-    "ItemSuspension", "JoinCodeAttempt", "LoginAttempt", "LoginSession", "PracticeSet",
-    "QueuedItem", "RegistrationAttempt", "Review", "ReviewState", "SetAnswer", "SetAttempt",
-    "Skill", "Team", "TeamJoinCode", "TeamMember", "Track", "TrackStep", "User",
+    "ItemSuspension", "JoinCodeAttempt", "LoginAttempt", "LoginSession", "PracticeAttempt",
+    "PracticeSet", "QueuedItem", "RegistrationAttempt", "Review", "ReviewState", "SetAnswer",
+    "SetAttempt", "Skill", "Team", "TeamJoinCode", "TeamMember", "Track", "TrackStep", "User",
 ]

@@ -7,7 +7,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Result, bindparam, delete, func, select, update
+from sqlalchemy import CursorResult, Result, and_, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from quizapp import srs
@@ -215,11 +215,15 @@ class HistoryPage:
         return (self.page - 1) * HISTORY_PER_PAGE + len(self.reviews)
 
 
-def list_history(session: Session, user: StudyUser, page: int = 1) -> HistoryPage:
+def list_history(session: Session, user: StudyUser, page: int = 1, *,
+                 wrong_only: bool = False) -> HistoryPage:
     """The user's reviews on ``page`` (1 = the newest), or ServiceError for a page number out of
-    range. A page past the end shows the last page, as the question browser does."""
+    range. A page past the end shows the last page, as the question browser does.
+    ``wrong_only``: only the puzzle answers judged wrong ("My mistakes")."""
     check_page_number(page)
     mine = Review.user_id == user.id
+    if wrong_only:
+        mine = and_(mine, Review.correct.is_(False))
     total = session.scalar(select(func.count()).select_from(Review).where(mine)) or 0
     pages = count_pages(total, HISTORY_PER_PAGE)
     page = min(page, pages)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -74,7 +74,20 @@ def check_skill_answer(
     Easy only for a skill in review (``state``, not new or in learning steps) and an answer
     no guess could give. ``picks`` are the options ticked on the page, read with the typed
     ``answer`` by puzzles.picking.compose_answer."""
-    puzzle = generate_skill_puzzle(skill, seed)
+    checked = check_puzzle_answer(generate_skill_puzzle(skill, seed), answer, picks)
+    if checked.error:
+        return checked
+    in_review = state is not None and not state.learning
+    suggested = srs.suggest_rating(
+        checked.correct, seconds=seconds, hints_used=hints_used,
+        can_be_easy=in_review and checked.puzzle.answer_kind not in GUESSABLE_KINDS)
+    return replace(checked, suggested_rating=suggested)
+
+
+def check_puzzle_answer(puzzle: puzzles.Puzzle, answer: str,
+                        picks: Sequence[str] = ()) -> CheckedAnswer:
+    """Judge ``answer`` (typed, with the ``picks`` ticked) with quizapp.puzzles.check, rating
+    nothing: what a review and free practice both read of an answer."""
     try:
         answer = puzzles.compose_answer(puzzle, answer, picks)
     except puzzles.ParseError as exc:
@@ -83,13 +96,8 @@ def check_skill_answer(
     if verdict.get("error"):
         return CheckedAnswer(puzzle, answer, False, verdict.get("feedback") or "",
                              verdict["error"], None)
-    correct = bool(verdict["correct"])
-    in_review = state is not None and not state.learning
-    suggested = srs.suggest_rating(
-        correct, seconds=seconds, hints_used=hints_used,
-        can_be_easy=in_review and puzzle.answer_kind not in GUESSABLE_KINDS)
-    return CheckedAnswer(puzzle, answer, correct, verdict.get("feedback") or "", None, suggested,
-                         verdict.get("normalized"))
+    return CheckedAnswer(puzzle, answer, bool(verdict["correct"]), verdict.get("feedback") or "",
+                         None, None, verdict.get("normalized"))
 
 
 def record_skill_review(

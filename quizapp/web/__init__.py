@@ -1,6 +1,6 @@
-"""The web layer: areas (account, bank, study, explorer, sets, teams), each a package of
-blueprints with their forms, on shared layers below them (navigation, rendering, http) that
-never import an area."""
+"""The web layer: areas (account, bank, study, explorer, sets, teams, progress, practice),
+each a package of blueprints with their forms, on shared layers below them (navigation,
+rendering, http) that never import an area."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from quizapp.web.http.input_guard import register_input_guard
 from quizapp.web.http.rate_limits import register_rate_limits
 from quizapp.web.http.runtime import register_fixed_urls, register_headers
 from quizapp.web.http.session_cookie import register_session_cookie
+from quizapp.web.practice import routes as practice
+from quizapp.web.progress import routes as progress
 from quizapp.web.rendering import assets
 from quizapp.web.rendering.filters import register_filters
 from quizapp.web.rendering.fragments import init_fragments
@@ -41,6 +43,7 @@ def register_web(app: Flask) -> None:
     init_pictures(app)
     for blueprint in (
         auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
-        settings.bp, data.bp, health.bp, assets.bp, sets.bp, teams.bp, tracks.bp,
+        settings.bp, data.bp, health.bp, assets.bp, sets.bp, teams.bp, tracks.bp, progress.bp,
+        practice.bp,
     ):
         app.register_blueprint(blueprint)

@@ -27,7 +27,7 @@ APP_TABLES = {"user", "login_attempt", "login_session", "registration_attempt", 
               "skill", "item_concept", "concept", "review_state", "review", "item_suspension",
               "practice_set", "set_attempt", "set_answer", "queued_item", "team", "team_member",
               "team_join_code", "join_code_attempt", "track", "track_step", "assignment",
-              "assignment_member"}
+              "assignment_member", "practice_attempt"}
 
 
 def schema_differences() -> list:

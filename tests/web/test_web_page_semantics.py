@@ -98,7 +98,10 @@ def test_study_pages_have_headings_and_titles_of_their_own(client, skill_bank):
 
 @pytest.mark.parametrize("path, current", [("/study", "Study"), ("/study/history", "History"),
                                            ("/study/stats", "Stats"), ("/settings", "Settings"),
-                                           ("/questions", "Questions")])
+                                           ("/questions", "Questions"),
+                                           ("/study/history?result=wrong", "History"),
+                                           ("/progress", "Progress"), ("/practice", "Practice"),
+                                           ("/practice/puzzle", "Practice")])
 def test_the_navigation_marks_exactly_the_current_page(client, bank, path, current):
     register(client, "sam")
     html = client.get(path).text

@@ -1,11 +1,15 @@
 """Form fields and bounds every area's forms share: numbers typed in ASCII digits, check boxes,
-the largest id and token a form takes."""
+the options ticked on a puzzle page, the largest id and token a form takes."""
 
 from __future__ import annotations
 
 import re
 
-from wtforms import BooleanField, DecimalField, IntegerField
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, DecimalField, Field, IntegerField
+from wtforms.validators import StopValidation
+
+from quizapp.puzzles import MAX_PICKS
 
 TOKEN_MAX = 1000
 ID_MAX = 2**31 - 1  # Integer primary keys: PostgreSQL refuses a larger value (a 500, not a 404)
@@ -76,3 +80,18 @@ class CheckBox(BooleanField):
     def _value(self) -> str:
         # A page shown again posts "y" when ticked, not the value that was posted ("0").
         return "y"
+
+
+PICK_MAX = 10
+
+
+class PicksField(Field):
+    """Every value sent under the field's name: the options ticked on a puzzle page."""
+
+    def process_formdata(self, valuelist: list[str]) -> None:
+        self.data = list(valuelist)
+
+    def pre_validate(self, form: FlaskForm) -> None:
+        # The page writes these values (letters, yes, no, none): anything longer is damage.
+        if len(self.data or ()) > MAX_PICKS or any(len(value) > PICK_MAX for value in self.data):
+            raise StopValidation("The options sent are damaged.")

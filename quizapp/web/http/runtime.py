@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
 import unicodedata
 from datetime import datetime
 from urllib.parse import urlsplit
@@ -44,6 +45,15 @@ def new_puzzle_seed(user_id: int, item_id: int, version: int, undo_count: int) -
     key = current_app.secret_key
     return derive_puzzle_seed(key.encode() if isinstance(key, str) else key, user_id, item_id,
                               version, undo_count)
+
+
+def fresh_puzzle_seed(user_id: int) -> int:
+    """A seed never dealt before, for a puzzle outside the schedule (practice): random, or what
+    a configured PUZZLE_SEED_SOURCE (tests) gives for this user."""
+    source = current_app.config["PUZZLE_SEED_SOURCE"]
+    if source is not None:
+        return int(source(user_id, 0, 0, 0))
+    return secrets.randbits(63)  # 0 <= seed < 2**63, as derive_puzzle_seed's
 
 
 def client_address() -> str:

@@ -4,7 +4,7 @@ suspend and resume."""
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import Field, HiddenField, StringField
+from wtforms import HiddenField, StringField
 from wtforms.validators import (
     AnyOf,
     DataRequired,
@@ -15,9 +15,8 @@ from wtforms.validators import (
     StopValidation,
 )
 
-from quizapp.puzzles import MAX_PICKS
 from quizapp.services.reviews import ANSWER_MAX
-from quizapp.web.http.fields import ID_MAX, TOKEN_MAX, NumberField
+from quizapp.web.http.fields import ID_MAX, TOKEN_MAX, NumberField, PicksField
 from quizapp.web.navigation.lists import LIST_QUERY_MAX
 
 
@@ -44,19 +43,6 @@ class RateForm(StudyForm):
     then_list = HiddenField(validators=[Length(0, LIST_QUERY_MAX)])
 
 
-class PicksField(Field):
-    """Every value sent under the field's name: the options ticked on a puzzle page."""
-
-    def process_formdata(self, valuelist: list[str]) -> None:
-        self.data = list(valuelist)
-
-    def pre_validate(self, form: FlaskForm) -> None:
-        # The page writes these values (letters, yes, no, none): anything longer is damage.
-        if len(self.data or ()) > MAX_PICKS or any(len(value) > PICK_MAX for value in self.data):
-            raise StopValidation("The options sent are damaged.")
-
-
-PICK_MAX = 10
 EMPTY_ANSWER = "Type an answer first."
 PICK_FIRST = "Pick an option, or type the answer, first."
 

@@ -58,6 +58,7 @@ from quizapp.web.study.tokens import (
 )
 
 bp = Blueprint("study", __name__)
+HISTORY_RESULTS = ("", "all", "wrong")  # ?result= of the history: every review, or wrong ones
 ALREADY_UNDONE = ("That rating was undone already (a second click, or another tab); nothing more "
                   "was undone.")
 
@@ -301,11 +302,17 @@ def undo():
 @bp.route("/study/history")
 @login_required
 def history():
-    """The user's reviews, newest first, a page at a time (?page=, 1 = the newest)."""
+    """The user's reviews, newest first, a page at a time (?page=, 1 = the newest);
+    ``?result=wrong``: only the puzzle answers judged wrong ("My mistakes")."""
     page = paging.read_page_number(request.args.get("page", "1"))
+    result = request.args.get("result", "")
+    if result not in HISTORY_RESULTS:
+        abort(400, "The history can show every review, or only wrong answers (result=wrong); "
+                   f"“{result[:40]}” is neither.")
+    wrong_only = result == "wrong"
     return render_template(
-        "study/history.html", history=reviews.list_history(db.session, current_user, page),
-        ratings=RATING_LABELS)
+        "study/history.html", ratings=RATING_LABELS, wrong_only=wrong_only,
+        history=reviews.list_history(db.session, current_user, page, wrong_only=wrong_only))
 
 
 @bp.route("/study/stats")

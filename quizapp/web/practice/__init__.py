@@ -1,0 +1,1 @@
+"""Practice area: puzzles of chosen levels and families, outside the schedule (/practice)."""
