@@ -21,7 +21,7 @@ HOSTILE = [
 ]
 # The query parameters each GET route reads; a path parameter is marked "<path>".
 GET_ROUTES = {
-    "/": [], "/study": ["card", "skill", "list", "seen", "from", "undone"], "/study/history": ["page"], "/study/stats": [], "/settings": [], "/register": [],
+    "/": [], "/study": ["card", "skill", "list", "seen", "from", "undone"], "/study/history": ["page", "result"], "/study/stats": [], "/settings": [], "/register": [],
     "/settings/reviews.csv": [], "/settings/schedule.csv": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
     "/questions": ["level", "concept", "importance", "mine", "q", "sort", "page"],
@@ -42,8 +42,12 @@ GET_ROUTES = {
     # Tracks: their forms are fed hostile values in teams/test_web_tracks_hostile.py.
     "/teams/<int(max=2147483647):team_id>/tracks/new": ["<path>"],
     "/teams/<int(max=2147483647):team_id>/tracks/<int(max=2147483647):track_id>": ["<path>"],
+    "/progress": [], "/practice": ["level", "family"],
+    "/practice/puzzle": ["level", "family", "mistakes"],
+    "/practice/answers/<int(max=2147483647):attempt_id>": ["<path>"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
+               "/practice/answer",
                "/settings/delete-account", "/study/answer", "/study/rate", "/study/undo",
                "/study/suspend", "/study/resume",
                "/api/explain", "/sets/new", "/sets/<slug>/rename", "/sets/<slug>/delete",
@@ -99,6 +103,9 @@ ACCOUNT_FORMS = {
     "/study/undo": ([("review_id",), ("then_list",)], {"review_id": "1"}, {303, 404}),
     "/study/suspend": ([("item_id",), ("back",), ("then_list",)], {"item_id": "1"}, {303, 404}),
     "/study/resume": ([("item_id",), ("back",), ("then_list",)], {"item_id": "1"}, {303, 404}),
+    "/practice/answer": ([("answer",), ("hints_used",), ("hint",), ("token",), ("level",),
+                          ("family",), ("mistakes",)], {"answer": "(1, 2)", "hints_used": "0"},
+                         {303, 422}),
 }
 
 
@@ -139,7 +146,7 @@ def post_hostile_values(route: str, fields: list[tuple[str, ...]], form: dict,
         for value in HOSTILE:
             client, page = open_page()
             body = {**form, "csrf_token": csrf_token(page)}
-            if route.startswith("/study/") and route != "/study/undo":
+            if route.startswith(("/study/", "/practice/")) and route != "/study/undo":
                 body["token"] = study_token(page)
             body.update({name: value for name in group})
             response = client.post(route, data=body)
@@ -173,6 +180,8 @@ def test_hostile_values_in_the_account_forms_never_cause_a_500(app, client, skil
         post_settings(client, new_per_day="100")
 
     def open_page():  # a puzzle for /study/answer, so answers reach the checker
+        if route == "/practice/answer":
+            return client, client.get("/practice/puzzle?family=fresh_strides").text
         page = reach_first_skill(client) if route == "/study/answer" else client.get("/study").text
         return client, page
 

@@ -124,3 +124,18 @@ def test_suspended_items_are_looked_up_by_the_suspensions_primary_key(studied, p
              if "item_suspension" in step]
     assert len(steps) >= lookups, steps
     assert all(SUSPENSION_LOOKUP.match(step) for step in steps), steps
+
+
+def test_progress_reads_the_review_log_and_practice_answers_by_their_user_and_time_indexes(
+        studied, plans):
+    """/progress: the calendar's times from the (user, time) index alone, the puzzle answers
+    of 30 days by the same index (reviews) and practice's own, never a scan of either table."""
+    explained = plans(studied, "/progress")
+    steps = [step for _, found in explained for step in found]
+    assert not any(re.search(r"\bSCAN (review|practice_attempt)\b", step) for step in steps), steps
+    on_review = [step for step in steps if re.search(r"\bSEARCH review\b", step)]
+    assert len(on_review) == 2 and all("ix_review_user_id_reviewed_at_figures" in step
+                                       for step in on_review), on_review
+    assert any("COVERING INDEX ix_review_user_id_reviewed_at_figures" in step for step in on_review)
+    assert any("COVERING INDEX ix_practice_attempt_user_id_answered_at" in step
+               for step in steps), steps
