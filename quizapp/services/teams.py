@@ -559,6 +559,12 @@ def look_up_code(session: Session, user: StudyUser, text: str | None, address: s
                     members=count_members(session, team.id), code=row.code), member
 
 
+def validate_team_size(session: Session, team_id: int, team_name: str) -> None:
+    if count_members(session, team_id) >= TEAM_SIZE_MAX:
+        raise LimitReached(f"“{team_name}” has {TEAM_SIZE_MAX:,} members, the most a team can "
+                           "have. Ask its leads to make room.")
+
+
 def join_team(session: Session, user: StudyUser, text: str | None, address: str,
               now: datetime, limit: JoinCodeLimit) -> JoinResult:
     """Join the team of the code as a member; commits. Joining a team one is already in
@@ -571,12 +577,12 @@ def join_team(session: Session, user: StudyUser, text: str | None, address: str,
     problem = describe_code_problem(row, now)
     if problem:
         raise JoinCodeRefused(problem)
-    if count_members(session, team_id) >= TEAM_SIZE_MAX:
-        raise LimitReached(f"“{team_name}” has {TEAM_SIZE_MAX:,} members, the most a team can "
-                           "have. Ask its leads to make room.")
+    validate_team_size(session, team_id, team_name)
     validate_user_team_count(session, user.id)
     # One use taken only while the code still works: two people joining at once on its last
-    # use cannot both get in.
+    # use cannot both get in. The update also holds the code's row (on SQLite, the database)
+    # until this transaction ends, so joins by the code take turns from here: the team's size
+    # is counted again, now that nobody else can be joining through it.
     taken = session.execute(
         update(TeamJoinCode).where(
             TeamJoinCode.id == row.id, TeamJoinCode.revoked_at.is_(None),
@@ -587,6 +593,11 @@ def join_team(session: Session, user: StudyUser, text: str | None, address: str,
         session.rollback()
         session.refresh(row)
         raise JoinCodeRefused(describe_code_problem(row, now) or "This join code no longer works.")
+    try:
+        validate_team_size(session, team_id, team_name)
+    except LimitReached:
+        session.rollback()
+        raise
     session.add(TeamMember(team_id=team_id, user_id=user.id, role=MEMBER, joined_at=now))
     try:
         session.commit()

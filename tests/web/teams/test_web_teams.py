@@ -5,6 +5,7 @@ each refused code's own message; throttled wrong codes; account deletion by an o
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
@@ -14,6 +15,7 @@ from webtest_support import PASSWORD, csrf_token, register
 
 from quizapp.extensions import db
 from quizapp.models import Team, TeamJoinCode, TeamMember, User
+from quizapp.services import teams
 
 CODE_RE = re.compile(r'class="join-code">([A-Z0-9]{4}-[A-Z0-9]{4})<')
 
@@ -322,3 +324,41 @@ def test_the_owner_is_told_to_hand_over_before_deleting_the_account(app, crew):
     assert deleted.status_code == 303 and user_id(app, "ownerx") is None
     roles = {(row[1], row[2]) for row in snapshot(app)[1]}
     assert roles == {(crew.ids["lead"], "owner"), (crew.ids["member"], "member")}
+
+
+def join_at_once(app, code: str, names: list[str]) -> list[int]:
+    """Each named new account posts the join link at the same moment; the statuses."""
+    clients = []
+    for name in names:
+        client = app.test_client()
+        register(client, name)
+        clients.append((client, token(client)))
+    barrier = threading.Barrier(len(clients))
+    statuses: list[int] = []
+
+    def worker(client, csrf: str) -> None:
+        barrier.wait()
+        statuses.append(client.post(f"/join/{code}", data={"csrf_token": csrf}).status_code)
+
+    threads = [threading.Thread(target=worker, args=pair) for pair in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(statuses) == len(names), "a request did not finish"
+    return sorted(statuses)
+
+
+def test_people_joining_at_once_cannot_pass_the_codes_last_use(app, crew):
+    once = make_code(crew.clients["owner"], crew.team, max_uses="2")
+    assert join_at_once(app, once, ["racer1", "racer2", "racer3", "racer4"]) == [303, 303, 410, 410]
+    with app.app_context():
+        assert db.session.scalar(select(TeamJoinCode.uses).where(
+            TeamJoinCode.code == once)) == 2
+    assert len(snapshot(app)[1]) == 5
+
+
+def test_people_joining_at_once_cannot_pass_the_team_size(app, crew, monkeypatch):
+    monkeypatch.setattr(teams, "TEAM_SIZE_MAX", 4)  # three members: one place left
+    assert join_at_once(app, crew.code, ["joiner1", "joiner2", "joiner3"]) == [303, 409, 409]
+    assert len(snapshot(app)[1]) == 4
