@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from quizapp.engine.contiguity import is_contiguous
-from quizapp.engine.expression import Chain, Step
+from quizapp.engine.expression import Chain, Comparison, Step
 from quizapp.engine.factories import CONSTRUCTORS
 from quizapp.engine.ops import OPS
+from quizapp.engine.ops.advanced_indexing import Mask
 from quizapp.engine.runner import VALUES_LIMIT, StepFailed, run_document
 from quizapp.engine.signatures import BoundCall
 from quizapp.engine.tensor import Tensor, TorchError
@@ -19,6 +20,8 @@ class EngineBackend:
 
     def run(self, current: Tensor | None, bound: BoundCall, step: Step, resolve: Any) -> tuple:
         kwargs = {k: resolve(v) if isinstance(v, Chain) else v for k, v in bound.kwargs.items()}
+        if bound.name == "__getitem__":
+            kwargs["index"] = _resolve_masks(kwargs["index"], resolve)
         try:
             if current is None:
                 outcome = CONSTRUCTORS[bound.name](**kwargs)
@@ -59,6 +62,15 @@ class EngineBackend:
             elif isinstance(value, tuple | list):
                 values[:0] = value
         raise StepFailed("TypeError", refused.message, refused.why)
+
+
+def _resolve_masks(index: object, resolve: Any) -> object:
+    """An index with each ``tensor <op> number`` item made the Mask the engine reads."""
+    if isinstance(index, Comparison):
+        return Mask(resolve(index.chain), index.op, index.scalar)
+    if isinstance(index, tuple):
+        return tuple(_resolve_masks(item, resolve) for item in index)
+    return index
 
 
 def explain(expr: str) -> dict:

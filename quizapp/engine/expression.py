@@ -11,6 +11,7 @@ from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES, UNSUPPORTED_DTYPE_NAMES
 from quizapp.engine.misuse import describe_assignment, describe_query, refuse_copying_method
 from quizapp.engine.steps import (
     Chain,
+    Comparison,
     ExpressionError,
     Line,
     Program,
@@ -20,7 +21,8 @@ from quizapp.engine.steps import (
     render_index,
 )
 
-__all__ = ["MAX_LINES", "UNSUPPORTED_DTYPE_NAMES", "Chain", "ExpressionError", "Line", "Program",
+__all__ = ["KNOWN_DATA", "MAX_LINES", "UNSUPPORTED_DTYPE_NAMES", "Chain", "Comparison",
+           "ExpressionError", "Line", "Program",
            "Step", "TorchName", "parse_expression", "parse_program", "validate_text"]
 
 # The language:
@@ -40,6 +42,10 @@ __all__ = ["MAX_LINES", "UNSUPPORTED_DTYPE_NAMES", "Chain", "ExpressionError", "
 # own spelling (render_value): "torch.arange(24.)" becomes "torch.arange(24.0)".
 
 MAX_CHARS = 2000  # bound checked before anything else touches the text
+KNOWN_DATA = frozenset({"arange", "zeros", "ones", "full", "tensor"})  # constructors whose values
+# the engine knows (empty, rand, randn and empty_strided hold memory it cannot know)
+_COMPARE_OPS = {ast.Gt: ">", ast.GtE: ">=", ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==",
+                ast.NotEq: "!="}
 MAX_LINES = 8  # lines of a program, the last one included (``import torch`` lines not counted)
 MAX_STEPS = 64  # steps of the whole expression, constructor and tensor arguments included
 MAX_BRACKET_DEPTH = 40  # 25 nested-list dims plus the calls and indexes around them
@@ -148,6 +154,7 @@ def parse_program(expr: object) -> Program:
             return Program(tuple(lines), named=True, error=chain.error)
         if target is not None:
             parser.names.add(target)
+            parser.roots[target] = parser.root_of(chain)
     return Program(tuple(lines), named=True)
 
 
@@ -221,6 +228,7 @@ class _ChainParser:
             self.line_starts.append(self.line_starts[-1] + len(line) + 1)
         self.steps_left = MAX_STEPS
         self.names: set[str] = set()  # names bound by the lines parsed so far
+        self.roots: dict[str, str] = {}  # name -> the constructor its tensor comes from
 
     def column(self, node: ast.expr | ast.keyword | ast.stmt) -> int:
         return self.line_starts[node.lineno - 1] + node.col_offset + 1
@@ -296,6 +304,34 @@ class _ChainParser:
             exc.step = len(steps)
             return Chain(tuple(steps), exc)
         return Chain(tuple(steps))
+
+    def root_of(self, chain: Chain) -> str:
+        """The constructor a chain's tensor comes from, followed back through names."""
+        first = chain.steps[0]
+        return self.roots[first.name] if first.kind == "name" else first.name
+
+    def comparison(self, node: ast.Compare) -> Comparison:
+        """``tensor <op> number`` as an index item: a mask of the tensor's shape."""
+        if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE_OPS:
+            raise ExpressionError("expected one comparison (>, >=, <, <=, == or !=) of a tensor "
+                                  "with a number, such as x > 3", self.column(node))
+        left, right = node.left, node.comparators[0]
+        if not isinstance(left, ast.Call | ast.Subscript | ast.Attribute | ast.Name):
+            raise ExpressionError("expected the tensor on the left of the comparison, such as "
+                                  "x > 3", self.column(node))
+        scalar = self.value(right, in_index=False)
+        if type(scalar) not in (int, float, bool):
+            raise ExpressionError("expected a number on the right of the comparison, such as "
+                                  "x > 3", self.column(right))
+        chain = self.chain(left, nested=True)
+        root = self.root_of(chain)
+        if root not in KNOWN_DATA:
+            raise ExpressionError(
+                f"expected a mask of known values: torch.{root} holds values the explorer does "
+                f"not know, so it cannot say which elements the comparison picks (build the "
+                f"tensor with torch.arange, zeros, ones, full or tensor)", self.column(node))
+        assert isinstance(scalar, int | float)  # a bool is an int
+        return Comparison(chain, _COMPARE_OPS[type(node.ops[0])], scalar)
 
     def take_step(self) -> None:
         self.steps_left -= 1
@@ -422,7 +458,8 @@ class _ChainParser:
                 return self.constant(node, sign * number)
             raise ExpressionError("expected a number after the sign", self.column(operand))
         if isinstance(node, ast.Tuple | ast.List):
-            items = [self.value(item, in_index) for item in node.elts]
+            inside = in_index and isinstance(node, ast.Tuple)  # a list's items are literals
+            items = [self.value(item, inside) for item in node.elts]
             return tuple(items) if isinstance(node, ast.Tuple) else items
         if isinstance(node, ast.Slice) and in_index:
             parts = [None if p is None else self.value(p, False)
@@ -447,6 +484,8 @@ class _ChainParser:
             raise ExpressionError(f"expected a number, True/False/None, a tuple or list, "
                                   f"torch.<dtype> or a tensor, got {node.id}, which no earlier "
                                   f"line binds", self.column(node))
+        if isinstance(node, ast.Compare) and in_index:
+            return self.comparison(node)
         if isinstance(node, ast.BinOp | ast.BoolOp | ast.Compare):
             raise ExpressionError("expected a literal: arithmetic is not part of the language",
                                   self.column(node))

@@ -65,6 +65,7 @@ ALLOCATING_KEYS = frozenset(
         "contiguous_copy",
         "to_copy",
         "flip",
+        "getitem_advanced",
         "factory_filled",
         "factory_unknown",
         "factory_arange",

@@ -155,6 +155,13 @@ OUTCOME_WHY: dict[str, Callable[..., str]] = {
         f"tensor_split cuts dim {d} at {shape_text(indices)} (clamped like slices) into views"
     ),
     "getitem": _getitem,
+    "getitem_advanced": lambda t, result, count: (
+        f"a list or mask in the index is advanced indexing, which always copies: "
+        f"{count_text(count, 'indexed dim')} picked element by element into a new storage "
+        f"with shape {shape_text(result[0])} and strides {shape_text(result[1])}, dense in the "
+        f"order torch's iterator walks the input (a mask picks its True elements in row-major "
+        f"order)"
+    ),
     "diagonal": lambda t, result, offset, d1, d2: (
         f"diagonal walks dims {d1} and {d2} together with stride {result[1][-1]} (their sum), "
         f"{count_text(result[0][-1], 'entry')} from offset {result[2]}"

@@ -13,6 +13,7 @@ from quizapp.engine.signatures import (
     ArgumentsRefused,
     BoundCall,
     bind_step,
+    validate_advanced_index,
     validate_index_reads,
     validate_work,
 )
@@ -150,7 +151,9 @@ def run_step(backend: Backend, current: Any, step: Step, alive: list,
     if current is not None:
         validate_work(step, bound, backend.shape(current), lambda: backend.layout(current)[0])
         if step.kind == "index":
-            validate_index_reads(step, bound, backend.layout(current)[0])
+            fields = backend.layout(current)[0]
+            validate_index_reads(step, bound, fields)
+            validate_advanced_index(step, bound, fields)
 
     def resolve(chain: Chain) -> Any:
         return _resolve(backend, chain, alive, names)

@@ -17,6 +17,7 @@ from quizapp.engine.expression import (
     DTYPE_NAMES,
     MEMORY_FORMATS,
     Chain,
+    Comparison,
     ExpressionError,
     Step,
     TorchName,
@@ -336,14 +337,66 @@ def _data_shape(value: object) -> tuple[int, ...]:
     return tuple(shape)
 
 
+MAX_INDEX_LIST = 256  # entries of one list index
+
+
 def canonicalize_index(step: Step, index: object) -> object:
-    """Basic indexing only: ints, slices of ints, None, ``...`` (alone or in a tuple)."""
+    """Ints, slices of ints, None, ``...``, flat lists of ints or of bools, and masks written
+    as ``tensor <op> number`` (alone or in a tuple)."""
     items = index if isinstance(index, tuple) else (index,)
     for item in items:
-        if not (type(item) is int or item is None or item is Ellipsis or isinstance(item, slice)):
-            raise ExpressionError("expected an index of integers, slices, None or ... (basic "
-                                  f"indexing), got {_describe_value(item)}", step.arg_columns[0])
+        if type(item) is list:
+            _validate_list_index(step, item)
+        elif not (type(item) is int or item is None or item is Ellipsis
+                  or isinstance(item, slice | Comparison)):
+            raise ExpressionError("expected an index of integers, slices, None, ..., lists of "
+                                  "integers or of True/False, or a comparison such as x > 3, "
+                                  f"got {_describe_value(item)}", step.arg_columns[0])
+    if any(isinstance(item, Comparison) for item in items) and sum(
+            item is Ellipsis for item in items) > 1:
+        raise ExpressionError("expected at most one ... in an index with a mask",
+                              step.arg_columns[0])
     return index
+
+
+# cpu_index_kernel checks the index values in parallel chunks of at::internal::GRAIN_SIZE
+# elements, so past that many which bad index torch names first is not defined.
+MAX_PICKED = 32768
+
+
+def validate_advanced_index(step: Step, bound: BoundCall, fields: dict) -> None:
+    """Bound an index with lists or masks: the input's elements times the longest list."""
+    index = bound.kwargs["index"]
+    items = index if isinstance(index, tuple) else (index,)
+    lengths = [len(item) for item in items if type(item) is list]
+    if not lengths and not any(isinstance(item, Comparison) for item in items):
+        return
+    numel = math.prod(fields["shape"])
+    if numel * max([1, *lengths]) > MAX_PICKED:
+        raise ExpressionError(f"expected an index with lists or masks to pick at most "
+                              f"{MAX_PICKED} elements: the tensor has {numel}"
+                              + (f", and the longest list {max(lengths)} entries" if lengths
+                                 else ""), step.arg_columns[0])
+
+
+def _validate_list_index(step: Step, item: list) -> None:
+    """A list index as the explorer models it: flat, all ints or all bools, bounded."""
+    if len(item) > MAX_INDEX_LIST:
+        raise ExpressionError(f"expected a list index of at most {MAX_INDEX_LIST} entries, got "
+                              f"{len(item)}", step.arg_columns[0])
+    kinds = {bool if isinstance(v, bool) else type(v) for v in item}
+    if kinds <= {int} or kinds == {bool}:
+        return
+    if list in kinds or tuple in kinds:
+        raise ExpressionError("expected a flat list index such as [0, 2], one list per dim: "
+                              "x[[0, 1], [2, 3]], not x[[[0, 1], [2, 3]]] (torch reads a list "
+                              "of lists as a tuple of indices, a rule it deprecates)",
+                              step.arg_columns[0])
+    if kinds == {int, bool}:
+        raise ExpressionError("expected a list index of all integers or all True/False, not "
+                              "both", step.arg_columns[0])
+    raise ExpressionError("expected a list index of integers or of True/False, got "
+                          f"{_describe_value(item)}", step.arg_columns[0])
 
 
 # Ops whose every check comes before any copy (at::native::reshape_symint: infer_size and the

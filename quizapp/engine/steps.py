@@ -27,6 +27,15 @@ class TorchName:
 
 
 @dataclass(frozen=True, slots=True)
+class Comparison:
+    """``tensor <op> scalar`` written as an index item: the bool mask torch computes."""
+
+    chain: Chain
+    op: str  # ">", ">=", "<", "<=", "==", "!="
+    scalar: int | float | bool
+
+
+@dataclass(frozen=True, slots=True)
 class Step:
     """One step of a chain: the constructor, a method call, ``.T``/``.mT``, or an index."""
 
@@ -83,6 +92,8 @@ def render_value(value: object) -> str:
         return f"torch.{value.name}"
     if isinstance(value, Chain):
         return "".join(step.code for step in value.steps)
+    if isinstance(value, Comparison):
+        return f"{render_value(value.chain)} {value.op} {render_value(value.scalar)}"
     if isinstance(value, slice):
         parts = ["" if p is None else render_value(p) for p in (value.start, value.stop)]
         return ":".join(parts) + ("" if value.step is None else f":{render_value(value.step)}")

@@ -16,13 +16,16 @@ from quizapp.engine.expression import (
     ATTRIBUTE_OPS,
     CONSTRUCTOR_NAMES,
     DTYPE_NAMES,
+    KNOWN_DATA,
     MEMORY_FORMATS,
     METHOD_NAMES,
     Chain,
+    Comparison,
     ExpressionError,
     Step,
     TorchName,
 )
+from quizapp.engine.ops.advanced_indexing import COMPARISONS
 from quizapp.engine.runner import VALUES_LIMIT, StepFailed, run_document
 from quizapp.engine.signatures import BoundCall
 
@@ -31,7 +34,6 @@ from quizapp.engine.signatures import BoundCall
 # integers"); that location belongs to the build, not to the rule, so it is dropped and the rest
 # of the message is compared with the engine's.
 _SOURCE_LOCATION = re.compile(r"^/\S+\.(?:cpp|h):\d+: ")
-KNOWN_DATA = frozenset({"arange", "zeros", "ones", "full", "tensor"})  # values are reported
 _ALLOWED = {"constructor": CONSTRUCTOR_NAMES, "method": METHOD_NAMES, "attribute": ATTRIBUTE_OPS,
             "index": frozenset({"__getitem__"})}
 
@@ -81,6 +83,8 @@ class TorchBackend:
             if value.name not in DTYPE_NAMES and value.name not in MEMORY_FORMATS:
                 raise ExpressionError(f"expected a dtype or memory format, got {value.name}")
             return getattr(self.torch, value.name)
+        if isinstance(value, Comparison):  # torch computes the mask itself
+            return COMPARISONS[value.op](resolve(value.chain), value.scalar)
         if isinstance(value, tuple):
             return tuple(self.convert(v, resolve) for v in value)
         if isinstance(value, list):

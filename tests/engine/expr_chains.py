@@ -20,7 +20,7 @@ DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16"
           "uint8", "bool", "long", "double", "half", "int", "short", "float")
 MAY_COPY = {"reshape", "reshape_as", "ravel", "flatten", "contiguous", "clone", "to"}
 LANGUAGE_ERRORS = (".view(2.5)", ".frobnicate()", ".T()", ".split(2)", "[0.5]", ".view(1, True)",
-                   ".permute(dims=0)", ".clone(torch.channels_last)", "[[0, 1]]", ".t",
+                   ".permute(dims=0)", ".clone(torch.channels_last)", "[[[0, 1]]]", ".t",
                    ".view(2 * 3)", ".reshape(-9223372036854775809)", ".__class__",
                    "[..., 0, ...]", ".to(torch.float64)", ".to(dtype=torch.int32)")
 

@@ -9,6 +9,7 @@ from expr_args import (
     BIG,
     FORMATS,
     Maker,
+    Nested,
     TorchConst,
     expand_target,
     factor,
@@ -319,6 +320,133 @@ def index(gen: Any, t: Any) -> Maker:
     return text, run
 
 
+MASK_DTYPES = ("int64", "float32", "float16", "bfloat16", "uint8", "int8", "bool", "float64")
+COMPARE = (">", ">=", "<", "<=", "==", "!=")
+
+
+class Mask:
+    """``tensor <op> scalar`` as an index item: its text and the torch bool tensor."""
+
+    def __init__(self, source: Nested, op: str, scalar: object) -> None:
+        self.source, self.op, self.scalar = source, op, scalar
+
+    def text(self) -> str:
+        return f"{self.source.text} {self.op} {self.scalar!r}"
+
+    def build(self, torch: Any) -> Any:
+        left = self.source.build(torch)
+        return {">": left > self.scalar, ">=": left >= self.scalar, "<": left < self.scalar,
+                "<=": left <= self.scalar, "==": left == self.scalar,
+                "!=": left != self.scalar}[self.op]
+
+
+def mask_of(gen: Any, shape: tuple[int, ...]) -> Mask:
+    """A comparison whose tensor has ``shape``: arange, or torch.tensor data of some dtype."""
+    rng = gen.rng
+    numel = 1
+    for size in shape:
+        numel *= size
+    scalar: object = rng.choice((rng.randint(-2, 12), round(rng.uniform(-2, 12), 1), True,
+                                 rng.choice((-1, 300))))
+    if rng.random() < 0.5 or numel > 24:
+        text = f"torch.arange({numel})" + (f".view({', '.join(map(str, shape))})"
+                                             if len(shape) != 1 else "")
+        if not shape:
+            text = f"torch.tensor({rng.randint(0, 9)})"
+        value = text
+
+        def build(torch: Any, text: str = value) -> Any:
+            return eval(text, {"torch": torch})  # noqa: S307 - the generator's own text
+
+        return Mask(Nested(text, build), rng.choice(COMPARE), scalar)
+    dtype = rng.choice(MASK_DTYPES)
+
+    def leaf() -> object:
+        if dtype == "bool":
+            return rng.random() < 0.5
+        if dtype.startswith(("float", "bfloat")):
+            return round(rng.uniform(-3, 9), rng.choice((0, 1, 3)))
+        return rng.randint(0, 9)
+
+    def data(dims: tuple[int, ...]) -> object:
+        return leaf() if not dims else [data(dims[1:]) for _ in range(dims[0])]
+
+    literal = data(shape)
+    text = f"torch.tensor({fmt(literal)}, dtype=torch.{dtype})"
+    return Mask(Nested(text, lambda torch: torch.tensor(literal, dtype=getattr(torch, dtype))),
+                rng.choice(COMPARE), scalar)
+
+
+def advanced_index(gen: Any, t: Any) -> Maker:
+    """An index with lists of ints, lists of bools or masks among basic items."""
+    rng, n = gen.rng, t.dim()
+    items: list = []
+    dim = 0
+    advanced = 0
+    while dim < n + 1 and len(items) < n + 2:
+        size = dim_size(t, dim, 1)
+        roll = rng.random()
+        if roll < 0.3 or (dim >= n - 1 and not advanced and roll < 0.8):
+            length = rng.choice((0, 1, 1, 2, 2, 3, 4))
+            low, high = (-size, size - 1) if size else (0, 0)
+            values = [rng.randint(low, high) if rng.random() < 0.93 or not size else
+                      rng.choice((size, -size - 1, size + 3)) for _ in range(length)]
+            items.append(values)
+            advanced += 1
+            dim += 1
+        elif roll < 0.42:
+            length = size if rng.random() < 0.9 else size + 1
+            items.append([rng.random() < 0.5 for _ in range(length)] or [True])
+            advanced += 1
+            dim += 1
+        elif roll < 0.55:
+            rank = rng.choice((1, 1, 2)) if dim < n else 0
+            covered = tuple(dim_size(t, d, 1) for d in range(dim, min(dim + rank, n)))
+            if rng.random() < 0.08 and covered:
+                covered = covered[:-1] + (covered[-1] + 1,)
+            if any(size > 64 for size in covered):  # huge empty dims: a list instead
+                covered = ()
+            items.append(mask_of(gen, covered))
+            advanced += 1
+            dim += max(len(covered), 1)
+        elif roll < 0.75:
+            items.append(slice(rng.choice((None, 0, 1)), rng.choice((None, -1, size)),
+                               rng.choice((None, 1, 2))))
+            dim += 1
+        elif roll < 0.85:
+            items.append(rng.randint(-size, size - 1) if size else 0)
+            dim += 1
+        elif roll < 0.93:
+            items.append(None)
+        else:
+            items.append(Ellipsis)
+            dim += 1
+        if rng.random() < 0.35:
+            break
+    if not advanced:
+        items.append([0])
+    value = tuple(items) if len(items) != 1 or rng.random() < 0.3 else items[0]
+
+    def text_of(item: object) -> str:
+        return item.text() if isinstance(item, Mask) else fmt(item)
+
+    def torch_of(item: object) -> object:
+        return item.build(gen.torch) if isinstance(item, Mask) else item
+
+    if isinstance(value, tuple):
+        text = "[" + ", ".join(text_of(i) for i in value) + ("," if len(value) == 1 else "") + "]"
+        index: object = tuple(torch_of(i) for i in value)
+    else:
+        text, index = "[" + text_of(value) + "]", torch_of(value)
+
+    def run(x: Any) -> Any:
+        if x.numel() > 32768:
+            raise LookupError("the language bounds advanced indexing")
+        return x[index]
+
+    return text, run
+
+
 def reads_past_sizes(t: Any, index: object) -> bool:
     """Whether ``t[index]`` makes torch read a size from past its size/stride storage (several
     "..." push the index past the dims; see ops.indexing.size_read_past_end): such memory is
@@ -361,6 +489,7 @@ OP_MAKERS: tuple[Callable[[Any, Any], Maker], ...] = (
     transpose, transpose, movedim, expand, expand, negative_size, negative_size, arity,
     narrow_select, narrow_select, pieces, pieces,
     diagonal_unfold, as_strided, as_strided, copy, copy, to, index, index, index, flip,
+    advanced_index, advanced_index,
 )
 # Makers that cut one dim (split, chunk, unbind, tensor_split, narrow, select): chosen more
 # often once expand has left a dim negative, so torch's refusals of that size are compared.

@@ -66,8 +66,10 @@ def test_error_message_counts_tuple_positions():
     assert isinstance(pairs[-1][0], TorchError) and "dimension 2" in pairs[-1][0].message
 
 
-def test_advanced_indices_are_refused_by_the_engine():
+def test_indices_outside_the_language_are_refused_by_the_engine():
+    """Lists are advanced indexing (test_advanced_indexing); bools and floats are not taken."""
     x = CONSTRUCTORS["empty"](size=(3,)).value
-    for index in (True, [0, 1], (0, False), 1.5):
+    assert OPS["__getitem__"](x, index=[0, 1]).value.shape == (2,)
+    for index in (True, (0, False), 1.5):
         with pytest.raises(TypeError):
             OPS["__getitem__"](x, index=index)

@@ -127,8 +127,8 @@ def test_the_unsupported_dtype_table_is_torchs() -> None:
                                     "(a float) at position 1", "1.0"),
     (".view(6, True)", "got True (a bool) at position 1, and the explorer takes only integers "
                        "here", "True"),
-    ("[True]", "expected an index of integers, slices, None or ... (basic indexing), got True "
-               "(a bool)", "True"),
+    ("[True]", "expected an index of integers, slices, None, ..., lists of integers or of "
+               "True/False, or a comparison such as x > 3, got True (a bool)", "True"),
     (".view(6, (1,))", "got (1,) (a tuple) at position 1", "(1,)"),
     (".view((6,), 1)", "takes at most 1 positional argument, got 2", "1)"),
 ])

@@ -7,6 +7,7 @@ from ..outcome import Outcome, make_outcome
 from ..reasons import torch_error
 from ..tensor import Tensor
 from ..views import make_view
+from .advanced_indexing import BoolList, Index, Mask, advanced_index, canonicalize_advanced
 from .slicing import slice_layout
 from .strided import check_symint_strides, checked_storage_offset
 
@@ -117,8 +118,11 @@ def _not_basic(item) -> TypeError:
 
 
 def getitem(t: Tensor, index) -> Outcome:
-    """Tensor.__getitem__ for basic indices: always a new view (python_variable_indexing.cpp)."""
+    """Tensor.__getitem__ (python_variable_indexing.cpp): basic indices make a new view; lists
+    of ints, lists of bools and masks make the copy at::index makes (advanced_indexing)."""
     shape, stride, offset = t[0], t[1], t[2]
+    if type(index) is list or isinstance(index, Mask):
+        index = (index,)  # wrapTuple: a list that holds no sequence, slice, None or ...
     if type(index) is not tuple:  # a single item is applied to dim 0 without the count check
         kind = type(index)
         if kind is int and shape and 0 <= index < shape[0]:  # in-range select of dim 0
@@ -140,12 +144,17 @@ def getitem(t: Tensor, index) -> Outcome:
         return make_outcome(result, "getitem", (t, result, (index,)))
     ndim = len(shape)
     specified = 0
+    if any(type(item) is list or isinstance(item, Mask) for item in index):
+        index = tuple(canonicalize_advanced(item) for item in index)
+    recorded: list[tuple[int, object]] = []  # (dim, list or mask) for at::index
     for item in index:
         kind = type(item)
-        if kind is int or kind is slice:
+        if kind is int or kind is slice or kind is Index:
             specified += 1
+        elif isinstance(item, Mask | BoolList):
+            specified += len(item.shape)  # count_specified_dimensions: a mask counts its dims
         elif item is not None and item is not Ellipsis:
-            raise _not_basic(item)  # bools, tensors and lists are advanced indexing
+            raise _not_basic(item)  # bools and other values are not in the language
     if specified > ndim:
         raise torch_error(
             "IndexError",
@@ -154,7 +163,7 @@ def getitem(t: Tensor, index) -> Outcome:
             ndim,
             specified,
         )
-    dim = 0
+    dim = spanned = 0
     for pos, item in enumerate(index):
         kind = type(item)
         if kind is slice and item.step is None and item.start is None and item.stop is None:
@@ -171,6 +180,18 @@ def getitem(t: Tensor, index) -> Outcome:
         if item is None:
             shape, stride = _unsqueeze(t, shape, stride, offset, dim)
             dim += 1
+        elif isinstance(item, Index | Mask | BoolList):
+            if isinstance(item, Mask) and not item.shape:
+                # a 0-d bool tensor: unsqueeze, then index with [0] if it holds True, else []
+                shape, stride = _unsqueeze(t, shape, stride, offset, dim)
+                item = Index((0,) * item.flat()[0], (int(item.flat()[0]),), (1,))
+            # A mask of rank k stands for k dims of the tensor but is one entry of the index
+            # list at::index gets (expandTensors makes it k): the entry's place is the dim less
+            # the extra dims of the masks before it (what torch 2.13 does, by its results).
+            recorded.append((dim - spanned, item))
+            rank = len(item.shape) if isinstance(item, Mask | BoolList) else 1
+            dim += rank
+            spanned += rank - 1
         elif item is Ellipsis:
             dim += ndim - specified  # a second Ellipsis is not rejected (torch quirk)
         elif type(item) is slice:
@@ -191,4 +212,6 @@ def getitem(t: Tensor, index) -> Outcome:
             shape, stride, offset = _select(t, shape, stride, offset, dim, item, pos, index)
     # x[()] and x[...] are aliases: a new view object, never x itself
     result = make_view(t, shape, stride, offset)
+    if recorded:
+        return advanced_index(t, result, recorded)
     return make_outcome(result, "getitem", (t, result, index))

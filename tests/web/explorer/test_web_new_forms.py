@@ -37,3 +37,28 @@ def test_flip_is_drawn_as_a_copy_of_its_input(client, expr):
         idx = [int(v) for v in index.strip("[]").split(", ")]
         assert position == step["storage_offset"] + sum(
             i * s for i, s in zip(idx, step["stride"], strict=True))
+
+
+@pytest.mark.parametrize("expr", [
+    "torch.arange(12).view(3, 4)[[0, 2]]",
+    "torch.arange(24).view(2, 3, 4).permute(2, 0, 1)[:, [0, 1]]",
+    "torch.arange(12).view(3, 4)[[True, False, True]]",
+    "x = torch.arange(12).view(3, 4)\nx[x > 3]",
+])
+def test_advanced_indexing_is_drawn_as_a_copy_with_torchs_strides(client, expr):
+    doc = explain(expr)
+    page = client.get("/explorer", query_string={"expr": expr})
+    assert page.status_code == 200 and doc["error"] is None
+    text = html.unescape(page.text)
+    assert text.count('class="pic"') == len(doc["steps"])
+    last = len(doc["steps"]) - 1
+    section = text.split(f'id="picture-step-{last}"')[1].split("</section>")[0]
+    assert "new storage, copied from storage #0" in section
+    step = doc["steps"][last]
+    rows = picture_positions(text, last)
+    assert len(rows) == step["numel"]
+    for index, position in rows:
+        idx = [int(v) for v in index.strip("[]").split(", ")]
+        assert position == step["storage_offset"] + sum(
+            i * s for i, s in zip(idx, step["stride"], strict=True))
+    assert "advanced indexing, which always copies" in text
