@@ -113,3 +113,43 @@ def test_progress_fits_reads_and_names_its_charts(browser, live_server, tmp_path
     for index, section in enumerate(page.locator("section.progress-section").all()):
         section.screenshot(path=str(shots / f"progress-{width}-{scheme}-{index}.png"))
     context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_practice_fits_a_phone_and_reads_in_both_themes(browser, live_server, scheme):
+    """The choice, a puzzle with a hint open, and the result with its worked solution."""
+    context = browser.new_context(viewport={"width": 375, "height": 800}, color_scheme=scheme)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    base = live_server["url"]
+    register_in_browser(page, base, f"practice-{scheme}")
+    widths, faint = {}, []
+    page.goto(f"{base}/practice")
+    widths["/practice"] = page.evaluate("document.documentElement.scrollWidth")
+    faint += low_contrast(page, "/practice", set())
+    page.get_by_role("checkbox", name="principal", exact=True).check()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start practising").click()
+    assert "level=principal" in page.url
+    page.locator("details.hint summary").first.click()
+    assert page.locator("[data-hints-used]").input_value() == "1"
+    widths["puzzle"] = page.evaluate("document.documentElement.scrollWidth")
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"practice-puzzle-{scheme}.png"), full_page=True)
+    faint += low_contrast(page, "puzzle", set())
+    page.locator("#answer").fill("12345")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Check").click()
+    if page.locator("#answer-error").count():  # an answer of another kind: pick or type one
+        page.locator("#answer").fill("A")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Check").click()
+    assert page.locator("[data-verdict]").count() == 1 and "/practice/answers/" in page.url
+    assert "You opened 1 hint." in page.content()
+    widths["result"] = page.evaluate("document.documentElement.scrollWidth")
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"practice-result-{scheme}.png"), full_page=True)
+    faint += low_contrast(page, "result", set())
+    context.close()
+    assert [name for name, width in widths.items() if width > 375] == []
+    assert faint == []

@@ -8,6 +8,7 @@ import re
 import pytest
 from sqlalchemy import func, select
 from webtest_support import (
+    PASSWORD,
     csrf_token,
     rate_current,
     reach_first_skill,
@@ -184,3 +185,15 @@ def test_my_mistakes_lists_wrong_answers_and_practises_those_skills(app, client,
         assert seeds.given[-1] not in reviewed_seeds  # a fresh puzzle, not the one missed
         assert "of your mistakes" in page
     assert "Practise my mistakes" in client.get("/practice").text
+
+
+def test_deleting_the_account_takes_its_practice_answers_along(app, client, skill_bank, seeds):
+    register(client, "pia")
+    page = deal(client)
+    assert send(client, page, wrong_answer(dealt_puzzle(page, seeds))).status_code == 303
+    settings = client.get("/settings").text
+    gone = client.post("/settings/delete-account", data={
+        "csrf_token": csrf_token(settings), "password": PASSWORD, "confirm_username": "pia"})
+    assert gone.status_code in (302, 303), gone.text
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(PracticeAttempt)) == 0
