@@ -6,13 +6,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, or_, select, tuple_, update
+from sqlalchemy import or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from quizapp.models import (
     Assignment,
     AssignmentMember,
-    Review,
+    ReviewState,
     SetAttempt,
     Team,
     TeamMember,
@@ -142,14 +142,17 @@ def compute_progress(session: Session, holders: Sequence[Holder], now: datetime
     listed = [step for track_steps in steps.values() for step in track_steps if step.kind != SET]
     items = resolve_step_items(session, listed)
     item_ids = sorted({item for step in items.values() for item in step.offered})
-    # The last review of each member's step item: done if it came after the start.
+    # The last review of each member's step item: done if it came after the start. The
+    # review state keeps it (a rating sets it, an undo puts the one before back): one row a
+    # (user, item) on its unique index, where the review log has one a rating.
     last_review: dict[tuple[int, int], datetime] = {}
     if item_ids:
         for user_id, item_id, at in session.execute(
-                select(Review.user_id, Review.item_id, func.max(Review.reviewed_at))
-                .where(Review.user_id.in_(user_ids), Review.item_id.in_(item_ids))
-                .group_by(Review.user_id, Review.item_id)):
-            last_review[(user_id, item_id)] = at
+                select(ReviewState.user_id, ReviewState.item_id, ReviewState.last_reviewed_at)
+                .where(ReviewState.user_id.in_(user_ids), ReviewState.item_id.in_(item_ids),
+                       ReviewState.last_reviewed_at.is_not(None))):
+            if at is not None:
+                last_review[(user_id, item_id)] = at
     set_steps = [step.id for track_steps in steps.values() for step in track_steps
                  if step.kind == SET]
     scores: dict[tuple[int, int], list[tuple[int, datetime]]] = {}
@@ -312,10 +315,10 @@ def list_step_items(session: Session, user: StudyUser, progress: TrackProgress,
         select(ITEM.c.id, ITEM.c.kind, ITEM.c.key, ITEM.c.title, ITEM.c.retired)
         .where(tuple_(ITEM.c.kind, ITEM.c.key).in_(wanted)))}
     reviewed = set(session.scalars(
-        select(Review.item_id).where(Review.user_id == user.id,
-                                     Review.item_id.in_([row.id for row in rows.values()]),
-                                     Review.reviewed_at >= progress.started_at)
-        .group_by(Review.item_id)))
+        select(ReviewState.item_id).where(
+            ReviewState.user_id == user.id,
+            ReviewState.item_id.in_([row.id for row in rows.values()]),
+            ReviewState.last_reviewed_at >= progress.started_at)))
     lines: dict[int, list[ItemLine]] = {}
     for step in listed:
         lines[step.id] = []

@@ -5,6 +5,8 @@ item is reviewed through the normal queue after the assignment started. Both dat
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from sets_support import right_answer, shown_item, wrong_answer
 from sqlalchemy import select
@@ -47,7 +49,6 @@ def build(crew, *, set_due: str = "", list_due: str = "", pass_mark: str = "100"
 
 def home_status(client) -> list[str]:
     """The statuses of the assignments the home page lists."""
-    import re
     return re.findall(r'data-assignment="[0-9]+" data-status="([a-z]+)"', client.get("/").text)
 
 
@@ -71,6 +72,14 @@ def take(client, slug: str, step: int, *, right: int) -> str:
             data["answer"] = right_answer(key) if good else wrong_answer(key)
         client.post(f"{url}/answer", data=data)
     return client.get(url).text
+
+
+def undo_latest(client, page: str):
+    """Press the status bar's Undo on ``page``, with the hidden fields it carries."""
+    fields = dict(re.findall(r'<input (?:id="\w+" )?name="(review_id|review_token|then_list)" '
+                             r'type="hidden" value="([^"]*)"', page))
+    response = client.post("/study/undo", data={"csrf_token": csrf_token(page), **fields})
+    assert response.status_code == 303, response.text
 
 
 def last_active(app, crew, name: str):
@@ -213,6 +222,10 @@ def test_a_list_step_is_done_once_each_item_is_reviewed_after_it_was_assigned(ap
     page = member.get(f"/teams/{crew.team_id}/tracks/{track}").text
     assert f'data-step="{list_step}" data-status="done"' in page
     assert '<span data-reviewed>2 of 2</span>' in page
+    # Undoing that rating takes its review back: the step is open again.
+    undo_latest(member, member.get("/study").text)
+    page = member.get(f"/teams/{crew.team_id}/tracks/{track}").text
+    assert '<span data-reviewed>1 of 2</span>' in page
 
 
 def test_a_set_taken_for_a_step_not_assigned_records_nothing(app, crew):
