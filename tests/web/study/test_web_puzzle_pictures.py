@@ -88,3 +88,14 @@ def test_a_wrong_answer_says_each_paragraph_once(app, client, clock, seeds, fami
             for sentence in re.split(r"(?<=[.!?])\s+|<li>|<p>", html.unescape(
                 re.sub(r"<(?!li>|p>)[^>]+>", "", part))) if len(sentence.strip()) >= 30]
     assert said and len(said) == len(set(said)), [s for s in said if said.count(s) > 1]
+
+
+def test_a_skill_page_folds_its_examples_solution_with_pictures(client, skill_bank):
+    from quizapp.services.skill_browser import EXAMPLE_SEED
+
+    page = client.get("/puzzles/view_possible/middle").text
+    example = puzzles.deal("view_possible", "middle", EXAMPLE_SEED)
+    folded = page.split('<details class="more example-solution">')[1].split("</article>")[0]
+    assert explorer_links(folded) == list(dict.fromkeys(example.traced))
+    for n, expr in enumerate(dict.fromkeys(example.traced)):
+        check_chain_pictures(folded, expr, f"example-{n}-")
