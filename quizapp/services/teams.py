@@ -12,7 +12,16 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from quizapp.models import JoinCodeAttempt, Team, TeamJoinCode, TeamMember, User
+from quizapp.models import (
+    Assignment,
+    AssignmentMember,
+    JoinCodeAttempt,
+    Team,
+    TeamJoinCode,
+    TeamMember,
+    Track,
+    User,
+)
 from quizapp.models.account import ADDRESS_MAX
 from quizapp.models.teams import JOIN_CODE_LENGTH, TEAM_DESCRIPTION_MAX, TEAM_NAME_MAX
 from quizapp.services.errors import (
@@ -351,9 +360,22 @@ def remove_member(session: Session, user: StudyUser, team_id: int, member_id: in
     if row.role == LEAD and not membership.is_owner:
         raise Forbidden("Only the team's owner can remove a lead.")
     name = username_of(session, member_id)
-    session.delete(row)
+    drop_membership(session, team_id, member_id)
     session.commit()
     return name
+
+
+def drop_membership(session: Session, team_id: int, user_id: int) -> None:
+    """Take the account out of the team and out of the team's assignments made to chosen
+    members (a person who comes back is not assigned them again unasked); the caller
+    commits. Nothing of their own study is touched."""
+    team_assignments = (select(Assignment.id).join(Track, Track.id == Assignment.track_id)
+                        .where(Track.team_id == team_id))
+    session.execute(delete(AssignmentMember).where(
+        AssignmentMember.user_id == user_id,
+        AssignmentMember.assignment_id.in_(team_assignments)))
+    session.execute(delete(TeamMember).where(TeamMember.team_id == team_id,
+                                             TeamMember.user_id == user_id))
 
 
 def hand_over(session: Session, user: StudyUser, team_id: int, member_id: int) -> str:
@@ -389,8 +411,7 @@ def leave_team(session: Session, user: StudyUser, team_id: int) -> str:
             "delete it instead, as you are its only member." if alone else
             "hand it over to another member first (you then stay as a lead and can leave), "
             "or delete it."))
-    session.execute(delete(TeamMember).where(TeamMember.team_id == team_id,
-                                             TeamMember.user_id == user.id))
+    drop_membership(session, team_id, user.id)
     session.commit()
     return membership.team_name
 

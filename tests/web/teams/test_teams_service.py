@@ -11,7 +11,18 @@ from sqlalchemy import func, select
 from werkzeug.security import generate_password_hash
 
 from quizapp.extensions import db
-from quizapp.models import Item, PracticeSet, Review, SetAttempt, TeamJoinCode, TeamMember, User
+from quizapp.models import (
+    Assignment,
+    AssignmentMember,
+    Item,
+    PracticeSet,
+    Review,
+    SetAttempt,
+    TeamJoinCode,
+    TeamMember,
+    Track,
+    User,
+)
 from quizapp.services import account_data, teams
 from quizapp.services.errors import (
     Conflict,
@@ -368,3 +379,25 @@ def test_a_hand_over_checked_on_a_stale_read_changes_nothing(session, crew, monk
         teams.hand_over(session, owner, team_id, member.id)
     assert [(m.username, m.role) for m in teams.list_members(session, team_id)] == [
         ("leo", "owner"), ("olga", "lead"), ("mia", "member")]
+
+
+def test_leaving_or_being_removed_ends_ones_chosen_assignments_of_that_team(session, crew):
+    team_id, _code, owner, lead, member, outsider = crew
+    other = teams.create_team(session, outsider, "Other", None, NOW)
+    teams.create_join_code(session, outsider, other.team_id, NOW)
+    tracks = [Track(team_id=team, title="Onboarding", created_at=NOW)
+              for team in (team_id, other.team_id)]
+    session.add_all(tracks)
+    session.flush()
+    assignments = [Assignment(track_id=track.id, whole_team=False, created_at=NOW)
+                   for track in tracks]
+    session.add_all(assignments)
+    session.flush()
+    session.add_all([AssignmentMember(assignment_id=assignments[0].id, user_id=user.id)
+                     for user in (lead, member)]
+                    + [AssignmentMember(assignment_id=assignments[1].id, user_id=member.id)])
+    session.commit()
+    teams.leave_team(session, lead, team_id)
+    teams.remove_member(session, owner, team_id, member.id)
+    left = session.execute(select(AssignmentMember.assignment_id, AssignmentMember.user_id)).all()
+    assert left == [(assignments[1].id, member.id)]  # another team's assignment stays
