@@ -98,3 +98,9 @@ def test_sets_bench_prints_every_phase_against_the_puzzles_alone():
         assert re.search(rf"^{re.escape(label)}.*\d+\.\d ms\s+\d+\.\d\dx\s+\d+\.\d ms\s+"
                          r"\d+\.\d\dx", out, re.M), label
     assert re.search(r"target 1 s: wall \d+\.\d\d, cpu \d+\.\d\d of it", out)
+
+
+def test_progress_bench_checks_the_calendar_against_the_plain_count_and_prints_its_ratio():
+    out = run_bench("progress.py", "--reviews", "2000", "--items", "20", "--repeats", "1")
+    assert re.search(r"^calendar \(bisection\): \d+\.\d+ s$", out, re.M), out
+    assert re.search(r"^calendar / baseline: \d+\.\d+$", out.splitlines()[-1]), out
