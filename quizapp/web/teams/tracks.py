@@ -153,7 +153,7 @@ def show(team_id: int, track_id: int):
     """A lead's page of the track; a member's own standing on it, if it is assigned to them
     (404 otherwise, as for an outsider)."""
     membership = teams.load_membership(db.session, current_user, team_id)
-    if membership.is_lead:
+    if membership.is_lead and request.args.get("view") != "mine":  # ?view=mine: their own
         return render_manage(team_id, track_id)
     progress, steps = standing.load_my_track(db.session, current_user, team_id, track_id,
                                              current_time())

@@ -245,3 +245,27 @@ def test_a_set_taken_for_a_step_not_assigned_records_nothing(app, crew):
         assert "That step is not in a track assigned to you." in response.text
     with app.app_context():
         assert db.session.scalars(select(SetAttempt)).all() == []
+
+
+def test_a_step_whose_set_was_deleted_shows_so_and_is_not_counted(app, crew):
+    track, (set_step, list_step) = build(crew)
+    assign(crew["lead"], crew.team_id, track, to="team")
+    slug = set_slug(app, track)
+    assert post(crew["lead"], f"/sets/{slug}/delete").status_code == 303
+    page = crew["member"].get(f"/teams/{crew.team_id}/tracks/{track}").text
+    assert f'data-step="{set_step}" data-status="gone"' in page
+    assert "0 of 1 step done" in page
+    assert "Set deleted: this step cannot be taken" in crew["lead"].get(
+        f"/teams/{crew.team_id}/tracks/{track}").text
+
+
+def test_a_lead_who_assigns_the_track_to_themselves_sees_their_own_progress(app, crew):
+    track, _ = build(crew)
+    assign(crew["lead"], crew.team_id, track, to="chosen", people=[crew.ids["lead"]])
+    assert home_status(crew["lead"]) == ["open"]
+    manage = crew["lead"].get(f"/teams/{crew.team_id}/tracks/{track}").text
+    assert "Add a step" in manage and "Your own progress on it" in manage
+    mine = crew["lead"].get(f"/teams/{crew.team_id}/tracks/{track}?view=mine")
+    assert mine.status_code == 200 and "0 of 2 steps done" in mine.text
+    # The owner, who does not have it, has no own view of it.
+    assert crew["owner"].get(f"/teams/{crew.team_id}/tracks/{track}?view=mine").status_code == 404
