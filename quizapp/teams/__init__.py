@@ -30,6 +30,7 @@ from quizapp.teams.rows import (
     OVERDUE,
     PAGE_SIZE,
     SORT_COLUMNS,
+    STEP_COLUMN,
     Member,
     MemberRow,
     Page,
@@ -38,14 +39,15 @@ from quizapp.teams.rows import (
     StepResult,
     build_rows,
     canonicalize_sort,
+    compute_common_dues,
     compute_page,
     sort_rows,
 )
 
 __all__ = [
-    "CSV_HEADER", "DEFAULT_SORT", "DONE", "DUE", "GONE", "OPEN", "OVERDUE", "PAGE_SIZE", "SORT_COLUMNS",
+    "CSV_HEADER", "DEFAULT_SORT", "DONE", "DUE", "GONE", "OPEN", "OVERDUE", "PAGE_SIZE", "SORT_COLUMNS", "STEP_COLUMN",
     "AccuracyGrid", "Member", "MemberRow", "Outcome", "Page", "Readiness", "Sort", "Step", "StepResult",
     "Tally", "build_rows", "canonicalize_sort", "compute_accuracy", "compute_bucket",
-    "compute_csv_rows", "compute_page", "compute_readiness", "compute_recall", "compute_recall_moment",
+    "compute_common_dues", "compute_csv_rows", "compute_page", "compute_readiness", "compute_recall", "compute_recall_moment",
     "format_csv", "render_heatmap_svg", "sort_rows",
 ]

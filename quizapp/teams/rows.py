@@ -158,6 +158,19 @@ def build_rows(steps: Sequence[Step], members: Iterable[Member],
     return rows
 
 
+def compute_common_dues(rows: Sequence[MemberRow]) -> dict[int, datetime | None]:
+    """Each step's due time for most of ``rows`` (the earliest of equally common ones), for
+    its column's heading: a cell then names its own only when it differs (an extension)."""
+    counts: dict[int, dict[datetime | None, int]] = {}
+    for row in rows:
+        for cell in row.cells:
+            seen = counts.setdefault(cell.step.id, {})
+            seen[cell.result.due_at] = seen.get(cell.result.due_at, 0) + 1
+    return {step_id: min(seen, key=lambda due: (-seen[due], due is None,
+                                                 due.timestamp() if due else 0.0))
+            for step_id, seen in counts.items()}
+
+
 # --- sorting -------------------------------------------------------------------------------
 
 SORT_COLUMNS: dict[str, str] = {

@@ -24,6 +24,7 @@ from quizapp.web.rendering.theme import register_theme
 from quizapp.web.sets import routes as sets
 from quizapp.web.study import history_puzzle, suspend
 from quizapp.web.study import routes as study
+from quizapp.web.teams import dashboard as team_dashboard
 from quizapp.web.teams import routes as teams
 from quizapp.web.teams import tracks
 
@@ -44,6 +45,6 @@ def register_web(app: Flask) -> None:
     for blueprint in (
         auth.bp, study.bp, history_puzzle.bp, suspend.bp, questions.bp, skills.bp, explorer.bp,
         settings.bp, data.bp, health.bp, assets.bp, sets.bp, teams.bp, tracks.bp, progress.bp,
-        practice.bp,
+        practice.bp, team_dashboard.bp,
     ):
         app.register_blueprint(blueprint)

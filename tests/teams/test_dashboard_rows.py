@@ -24,6 +24,7 @@ from quizapp.teams import (
     StepResult,
     build_rows,
     canonicalize_sort,
+    compute_common_dues,
     compute_page,
     sort_rows,
 )
@@ -180,3 +181,13 @@ def test_every_row_is_on_exactly_one_page():
         covered = [i for n in range(1, pages + 1)
                    for i in range(compute_page(count, str(n)).start, compute_page(count, str(n)).stop)]
         assert covered == list(range(count)) and pages == -(-count // PAGE_SIZE)
+
+
+def test_a_step_heading_names_the_due_time_most_members_have():
+    later = T0 + timedelta(days=3)
+    results = {(1, 11): StepResult(11, DUE, due_at=T0), (2, 11): StepResult(11, DUE, due_at=T0),
+               (3, 11): StepResult(11, DUE, due_at=later), (1, 12): StepResult(12, DUE, later),
+               (2, 12): StepResult(12, DUE, T0)}
+    rows = build_rows(STEPS, [Member(n, f"m{n}", "member") for n in (1, 2, 3)], results)
+    # A tie goes to the earlier time; a step nobody has a time for has none.
+    assert compute_common_dues(rows) == {11: T0, 12: T0, 13: None, 14: None}

@@ -45,6 +45,9 @@ GET_ROUTES = {
     "/progress": [], "/practice": ["level", "family"],
     "/practice/puzzle": ["level", "family", "mistakes"],
     "/practice/answers/<int(max=2147483647):attempt_id>": ["<path>"],
+    # The lead's dashboard: its figures are tested in teams/test_dashboard_web.py.
+    "/teams/<int(max=2147483647):team_id>/dashboard": ["<path>", "track", "sort", "page"],
+    "/teams/<int(max=2147483647):team_id>/dashboard.csv": ["<path>", "track", "sort"],
 }
 POST_ROUTES = ("/register", "/login", "/logout", "/settings", "/settings/password",
                "/practice/answer",

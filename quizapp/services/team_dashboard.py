@@ -1,0 +1,325 @@
+"""The lead's dashboard of a team's track: the figures loaded in a few indexed queries.
+
+Leads and the owner only. What they see of a member is work on the track assigned to them:
+the attempts recorded for its set steps and the reviews of its steps' items made since the
+assignment started for that member; never the member's other study. The predicted recall
+is FSRS's projection of the member's memory of the track's own items (quizapp.teams.readiness).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, or_, select, tuple_
+from sqlalchemy.orm import Session
+
+from quizapp import srs, teams
+from quizapp.models import (
+    ItemConcept,
+    Review,
+    ReviewState,
+    SetAnswer,
+    SetAttempt,
+    TeamMember,
+    Track,
+    User,
+)
+from quizapp.services import set_reviews
+from quizapp.services.errors import NotFound
+from quizapp.services.store.study_items import ITEM
+from quizapp.services.teams import Membership, require_lead
+from quizapp.services.track_progress import SET
+from quizapp.services.track_standing import Holder, MemberProgress, compute_progress, list_holders
+from quizapp.services.tracks import NO_SUCH_TRACK, Step, load_steps
+from quizapp.services.users import StudyUser
+
+CARD_KIND, SKILL_KIND = "card", "skill"
+# Sorting by these needs every member's progress (by name, role or recall, the page's only).
+PROGRESS_COLUMNS = frozenset({"done", "overdue", "score", "active"})
+
+
+@dataclass(frozen=True)
+class TrackChoice:
+    """A track of the team, as the dashboard's track picker lists it."""
+
+    id: int
+    title: str
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """Everything the dashboard page and its CSV show for one track of one team.
+
+    ``rows`` holds every member in ``sort``'s order; the accuracy grid, the readiness by
+    concept and the per-step figures are for ``shown`` (one page of rows; all of them for
+    the CSV)."""
+
+    membership: Membership  # the viewer's: a lead or the owner
+    tracks: tuple[TrackChoice, ...]  # newest first
+    track: TrackChoice | None  # None: the team has no track yet
+    steps: tuple[teams.Step, ...]
+    rows: tuple[teams.MemberRow, ...]
+    sort: teams.Sort
+    page: teams.Page
+    grid: teams.AccuracyGrid
+    readiness: dict[int, teams.Readiness]  # user id -> over the whole track, at their due
+    step_accuracy: dict[tuple[int, int], teams.Tally]  # (user id, step id)
+    step_recall: dict[tuple[int, int], teams.Readiness]  # (user id, step id): CSV only
+    now: datetime
+
+    @property
+    def shown(self) -> tuple[teams.MemberRow, ...]:
+        return self.rows[self.page.start:self.page.stop]
+
+    @property
+    def step_dues(self) -> dict[int, datetime | None]:
+        """Each step's due time for most members shown (its column heading names it)."""
+        return teams.compute_common_dues(self.shown)
+
+    def csv_rows(self) -> Iterator[tuple[str, ...]]:
+        return teams.compute_csv_rows(self.shown, self.step_accuracy, self.step_recall)
+
+
+def compute_step_keys(step: Step) -> list[tuple[str, str]]:
+    """The (kind, key) study items of a step: a list's own, or a set's cards and its puzzles'
+    skills (a puzzle is one deal of a skill; FSRS schedules the skill)."""
+    if step.kind == SET:
+        return set_reviews.compute_ref_keys(list(step.item_keys))
+    return [key for key in step.item_keys if key[0] in (CARD_KIND, SKILL_KIND)]
+
+
+def _to_dashboard_step(step: Step) -> teams.Step:
+    return teams.Step(step.id, step.position, step.kind, step.title, step.items,
+                      step.pass_mark, not step.gone)
+
+
+def _to_result(step: teams.Step, progress: MemberProgress) -> Iterator[teams.StepResult]:
+    for shown in progress.steps:
+        if shown.step_id == step.id:
+            yield teams.StepResult(step.id, shown.status, shown.due_at, shown.reviewed,
+                                   shown.best_score, shown.attempts)
+
+
+def list_track_choices(session: Session, team_id: int) -> tuple[TrackChoice, ...]:
+    return tuple(TrackChoice(track_id, title) for track_id, title in session.execute(
+        select(Track.id, Track.title).where(Track.team_id == team_id)
+        .order_by(Track.created_at.desc(), Track.id.desc())))
+
+
+def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetime, *,
+                   track_id: int | None = None, sort: str | None = None,
+                   page: str | None = None, everyone: bool = False) -> Dashboard:
+    """The dashboard of track ``track_id`` (default: the team's newest) for a lead or the
+    owner: Forbidden for a member, NotFound for anyone outside the team or a track not the
+    team's. ``sort`` and ``page`` are the page's query values (teams.canonicalize_sort,
+    teams.compute_page); ``everyone`` shows every member on one page with the per-step
+    recall too (the CSV)."""
+    membership = require_lead(session, user, team_id)
+    choices = list_track_choices(session, team_id)
+    if track_id is not None:
+        track = next((choice for choice in choices if choice.id == track_id), None)
+        if track is None:
+            raise NotFound(NO_SUCH_TRACK)
+    else:
+        track = choices[0] if choices else None
+    if track is None:
+        return Dashboard(membership, choices, None, (), (), teams.DEFAULT_SORT,
+                         teams.compute_page(0, None), teams.compute_accuracy((), (), ()), {},
+                         {}, {}, now)
+    steps = load_steps(session, [track.id])[track.id]
+    shown_steps = tuple(_to_dashboard_step(step) for step in steps)
+    chosen = teams.canonicalize_sort(sort, [step.id for step in shown_steps])
+    # One assignment per member: the first (a person given the track twice sees one row).
+    holders: dict[int, Holder] = {}
+    for holder in sorted(list_holders(session, [team_id], track_ids=[track.id]),
+                         key=lambda holder: holder.assignment_id):
+        holders.setdefault(holder.user_id, holder)
+    people = {user_id: (name, role) for user_id, name, role in session.execute(
+        select(TeamMember.user_id, User.username, TeamMember.role)
+        .join(User, User.id == TeamMember.user_id)
+        .where(TeamMember.team_id == team_id, TeamMember.user_id.in_(sorted(holders))))}
+    items = _load_items(session, steps)
+    track_items = {item: items.concepts.get(item, ())
+                   for item in sorted({i for ids in items.step_items.values() for i in ids})}
+
+    # Progress and readiness are a team's largest reads: for every member when the rows sort
+    # by them (or for the CSV), else for the page's members only.
+    progress: dict[int, MemberProgress] = {}
+    readiness: dict[int, teams.Readiness] = {}
+    states: dict[int, dict[int, dict[str, object]]] = {}
+    known: dict[int, dict[tuple[int, datetime], float | None]] = {}
+
+    def load_figures(user_ids: Sequence[int], *, with_progress: bool = True,
+                     with_readiness: bool = True) -> None:
+        if with_progress:
+            for found in compute_progress(
+                    session, [holders[u] for u in user_ids if u not in progress], now):
+                progress[found.user_id] = found
+        if with_readiness:
+            missing = [u for u in user_ids if u not in readiness]
+            states.update(_load_states(session, missing, sorted(items.concepts)))
+            for user_id in missing:
+                readiness[user_id] = teams.compute_readiness(
+                    track_items, states.get(user_id, {}),
+                    teams.compute_recall_moment(holders[user_id].due_at, now),
+                    known.setdefault(user_id, {}))
+
+    def build(user_ids: Sequence[int]) -> list[teams.MemberRow]:
+        members = []
+        for user_id in user_ids:
+            name, role = people.get(user_id, ("", "member"))
+            found = progress.get(user_id)
+            members.append(teams.Member(user_id, name, role,
+                                        found.last_activity if found else None,
+                                        holders[user_id].due_at))
+        results = {(found.user_id, result.step_id): result
+                   for found in (progress[u] for u in user_ids if u in progress)
+                   for step in shown_steps for result in _to_result(step, found)}
+        return teams.build_rows(shown_steps, members, results,
+                                {u: ready.recall for u, ready in readiness.items()})
+
+    everybody = list(holders)
+    load_figures(everybody, with_progress=everyone or chosen.column in PROGRESS_COLUMNS
+                 or chosen.column.startswith(teams.STEP_COLUMN),
+                 with_readiness=everyone or chosen.column == "recall")
+    rows = teams.sort_rows(build(everybody), chosen)
+    paged = teams.compute_page(len(rows), None if everyone else page,
+                               len(rows) if everyone else teams.PAGE_SIZE)
+    page_ids = [row.member.user_id for row in rows[paged.start:paged.stop]]
+    load_figures(page_ids)
+    rows[paged.start:paged.stop] = build(page_ids)  # the same order: it did not depend on them
+    shown = rows[paged.start:paged.stop]
+
+    # The answers, per concept and per step, of the members shown only.
+    outcomes = _load_outcomes(session, steps, [holders[row.member.user_id] for row in shown],
+                              items)
+    grid = teams.compute_accuracy(
+        [(row.member.user_id, row.member.username) for row in shown],
+        {concept for tags in track_items.values() for concept in tags},
+        (outcome for outcome, _ in outcomes))
+    counts: dict[tuple[int, int], list[int]] = {}
+    for outcome, step_id in outcomes:
+        count = counts.setdefault((outcome.user_id, step_id), [0, 0])
+        count[0] += outcome.correct
+        count[1] += 1
+    step_recall: dict[tuple[int, int], teams.Readiness] = {}
+    if everyone:
+        step_items = {step_id: {item: items.concepts.get(item, ()) for item in ids}
+                      for step_id, ids in items.step_items.items()}
+        for row in shown:
+            user_id = row.member.user_id
+            for cell in row.cells:
+                step_recall[user_id, cell.step.id] = teams.compute_readiness(
+                    step_items.get(cell.step.id, {}), states.get(user_id, {}),
+                    teams.compute_recall_moment(cell.result.due_at, now), known[user_id])
+    return Dashboard(membership, choices, track, shown_steps, tuple(rows), chosen, paged, grid,
+                     readiness, {key: teams.Tally(*count) for key, count in counts.items()},
+                     step_recall, now)
+
+
+@dataclass(frozen=True)
+class _Items:
+    step_items: dict[int, tuple[int, ...]]  # step id -> its study items' ids (still in the bank)
+    ids: dict[tuple[str, str], int]  # (kind, key) -> item id
+    concepts: dict[int, tuple[str, ...]]  # item id -> its concepts (every item of the track)
+
+
+def _load_items(session: Session, steps: Sequence[Step]) -> _Items:
+    """The track's study items, by step, with their concepts: two queries."""
+    step_keys = {step.id: compute_step_keys(step) for step in steps}
+    wanted = sorted({key for keys in step_keys.values() for key in keys})
+    ids: dict[tuple[str, str], int] = {}
+    if wanted:
+        ids = {(kind, key): item_id for item_id, kind, key in session.execute(
+            select(ITEM.c.id, ITEM.c.kind, ITEM.c.key)
+            .where(tuple_(ITEM.c.kind, ITEM.c.key).in_(wanted)))}
+    step_items = {step_id: tuple(dict.fromkeys(ids[key] for key in keys if key in ids))
+                  for step_id, keys in step_keys.items()}
+    concepts: dict[int, list[str]] = {item_id: [] for item_id in ids.values()}
+    if ids:
+        for item_id, concept in session.execute(
+                select(ItemConcept.item_id, ItemConcept.concept)
+                .where(ItemConcept.item_id.in_(sorted(concepts)))):
+            concepts[item_id].append(concept)
+    return _Items(step_items, ids, {item: tuple(tags) for item, tags in concepts.items()})
+
+
+def _load_states(session: Session, user_ids: Sequence[int], item_ids: Sequence[int]
+                 ) -> dict[int, dict[int, dict[str, object]]]:
+    """user id -> item id -> the two fields of its FSRS state the forgetting curve reads
+    (srs.compute_recall): a team's thousands of states are not decoded whole."""
+    states: dict[int, dict[int, dict[str, object]]] = {}
+    if not user_ids or not item_ids:
+        return states
+    for user_id, item_id, stability, last_review in session.execute(
+            select(ReviewState.user_id, ReviewState.item_id,
+                   ReviewState.state["stability"].as_float(),
+                   ReviewState.state["last_review"].as_string())
+            .where(ReviewState.user_id.in_(sorted(user_ids)),
+                   ReviewState.item_id.in_(list(item_ids)))):
+        states.setdefault(user_id, {})[item_id] = {"stability": stability,
+                                                   "last_review": last_review}
+    return states
+
+
+def _since_start(user_column: Any, time_column: Any, starts: dict[int, datetime]) -> Any:
+    """SQL: the row is a holder's and came at or after their assignment started. Holders are
+    grouped by start (one group, but for those who joined later), so the statement names
+    each start once and returns no time for Python to read back."""
+    groups: dict[datetime, list[int]] = {}
+    for user_id, start in starts.items():
+        groups.setdefault(start, []).append(user_id)
+    return or_(*(and_(user_column.in_(sorted(users)), time_column >= start)
+                 for start, users in sorted(groups.items())))
+
+
+def _load_outcomes(session: Session, steps: Sequence[Step], holders: Sequence[Holder],
+                   items: _Items) -> list[tuple[teams.Outcome, int]]:
+    """Each answer the ``holders`` gave on the track's work since it was assigned to them,
+    with its step: reviews of a question or skills step's items (a card rated Again was not
+    known; a puzzle is judged by its answer) and answers in attempts recorded for a set step."""
+    outcomes: list[tuple[teams.Outcome, int]] = []
+    starts = {holder.user_id: holder.started_at for holder in holders}
+    if not starts:
+        return outcomes
+    steps_of: dict[int, list[int]] = {}
+    for step in steps:
+        if step.kind != SET:
+            for item in items.step_items[step.id]:
+                steps_of.setdefault(item, []).append(step.id)
+    if steps_of:
+        for user_id, item_id, rating, correct in session.execute(
+                select(Review.user_id, Review.item_id, Review.rating, Review.correct)
+                .where(Review.item_id.in_(sorted(steps_of)),
+                       _since_start(Review.user_id, Review.reviewed_at, starts))):
+            right = bool(correct) if correct is not None else rating > srs.AGAIN
+            tags = items.concepts.get(item_id, ())
+            for step_id in steps_of[item_id]:
+                outcomes.append((teams.Outcome(user_id, tags, right), step_id))
+    # A set step's items are the set's, frozen in its order when the step was made: an
+    # answer's position names its item.
+    position_tags: dict[int, list[tuple[str, ...]]] = {}
+    for step in steps:
+        if step.kind == SET:
+            tags_of = []
+            for key in step.item_keys:
+                found = items.ids.get(set_reviews.compute_ref_keys([key])[0])
+                tags_of.append(items.concepts.get(found, ()) if found is not None else ())
+            position_tags[step.id] = tags_of
+    if position_tags:
+        for taker, attempt_step, position, correct in session.execute(
+                select(SetAttempt.user_id, SetAttempt.step_id, SetAnswer.position,
+                       SetAnswer.correct)
+                .join(SetAnswer, SetAnswer.attempt_id == SetAttempt.id)
+                .where(SetAttempt.step_id.in_(sorted(position_tags)),
+                       _since_start(SetAttempt.user_id, SetAttempt.started_at, starts))):
+            if taker is None or attempt_step is None:
+                continue  # the query names both; the columns may hold NULL elsewhere
+            tags_of = position_tags[attempt_step]
+            if 0 <= position < len(tags_of):
+                outcomes.append((teams.Outcome(taker, tags_of[position], bool(correct)),
+                                 attempt_step))
+    return outcomes
