@@ -1,4 +1,4 @@
-"""Parse a torch-like chain into steps with Python's ``ast`` against a whitelist (never eval)."""
+"""Parse a torch-like chain into steps: a hand-written reader, else Python's ``ast`` (never eval)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import math
 import re
 import warnings
 
+from quizapp.engine.chain_reader import ChainNames, read_chain
 from quizapp.engine.dtypes import DTYPE_ALIASES, DTYPES, UNSUPPORTED_DTYPE_NAMES
 from quizapp.engine.misuse import describe_assignment, describe_query, refuse_copying_method
 from quizapp.engine.steps import (
@@ -69,6 +70,8 @@ DTYPE_NAMES = frozenset(DTYPES) | frozenset(DTYPE_ALIASES)  # torch.float64, tor
 TO_SUPPORTED = (".to() takes only memory_format=torch.<memory format> (and copy=True/False); "
                 "the explorer follows shapes and strides, so dtype and device conversions such "
                 "as .to(torch.float64) or .to('cpu') are not supported")
+_READER_NAMES = ChainNames(CONSTRUCTOR_NAMES, METHOD_NAMES, ATTRIBUTE_OPS, TUPLE_OPS,
+                           DTYPE_NAMES | MEMORY_FORMATS | UNSUPPORTED_DTYPE_NAMES, MAX_STEPS)
 _TO_CALL_OPEN = re.compile(r"\.\s*to\s*\([^()]*$")  # the text up to a quote is inside .to(
 _FILENAME = "<quizapp expression>"
 # The tokenizer warns about inputs like ``1if``; such text is rejected anyway, so keep it quiet.
@@ -80,6 +83,15 @@ def parse_expression(expr: object) -> Chain:
     if not isinstance(expr, str):
         raise ExpressionError("expected the expression as a string")
     validate_text(expr)
+    chain = read_chain(expr, _READER_NAMES)
+    if chain is not None:
+        return chain
+    return parse_with_ast(expr)
+
+
+def parse_with_ast(expr: str) -> Chain:
+    """parse_expression's reading by Python's ``ast``, for text ``validate_text`` passed: every
+    text read_chain leaves, and each language error's wording and column."""
     try:
         tree = ast.parse(expr, filename=_FILENAME, mode="eval")
     except SyntaxError as exc:
@@ -104,6 +116,9 @@ def parse_program(expr: object) -> Program:
     if not isinstance(expr, str):
         raise ExpressionError("expected the expression as a string")
     validate_text(expr)
+    chain = read_chain(expr, _READER_NAMES)  # the common lone chain, read without ast
+    if chain is not None:
+        return Program((Line(None, chain, render_chain(chain)),), named=False)
     try:
         lone = ast.parse(expr, filename=_FILENAME, mode="eval")
     except SyntaxError:
