@@ -27,9 +27,9 @@ def _view(t, shape, stride):
 
 def _copy(t, shape, op):
     return (
-        f"{op} had to copy: shape {shape_text(shape)} does not fit the old memory as it lies "
-        f"({refused_view_text(t[0], t[1], shape)}), so the elements went into a new contiguous "
-        f"storage in row-major order"
+        f"{op} had to copy: shape {shape_text(shape)} does not fit the old memory as it lies, "
+        f"so the elements went into a new contiguous storage in row-major order; "
+        f"{refused_view_text(t[0], t[1], shape)}"
     )
 
 
