@@ -277,11 +277,13 @@ def delete_team(session: Session, user: StudyUser, team_id: int, typed_name: str
 
 
 def list_user_teams(session: Session, user: StudyUser) -> list[TeamSummary]:
-    """The user's teams, by name."""
-    sizes = (select(TeamMember.team_id, func.count().label("members"))
-             .group_by(TeamMember.team_id).subquery())
+    """The user's teams, by name; only those teams' members are counted (the primary key's
+    team_id leads, so each count reads its own team's rows)."""
     mine = select(TeamMember.team_id, TeamMember.role, TeamMember.joined_at).where(
         TeamMember.user_id == user.id).subquery()
+    sizes = (select(TeamMember.team_id, func.count().label("members"))
+             .where(TeamMember.team_id.in_(select(mine.c.team_id)))
+             .group_by(TeamMember.team_id).subquery())
     rows = session.execute(
         select(Team.id, Team.name, Team.description, mine.c.role, mine.c.joined_at,
                sizes.c.members)
