@@ -108,6 +108,7 @@ def render_manage(team_id: int, track_id: int, *, status: int = 200, problem: st
         skills_form=forms.get("skills_form") or SkillsStepForm(formdata=None),
         assign_form=forms.get("assign_form") or AssignForm(formdata=None),
         local_date=lambda moment: moment.astimezone(zone).date().isoformat() if moment else "",
+        edit_typed=forms.get("edit_typed") or {},
         progress=progress, max_steps=service.STEPS_PER_TRACK), status
 
 
@@ -250,8 +251,11 @@ def add_step(team_id: int, track_id: int):
 def edit_step(team_id: int, track_id: int, step_id: int):
     teams.require_lead(db.session, current_user, team_id)
     form = StepEditForm()
+    typed = {"step_id": step_id, "title": request.form.get("title", "")[:400],
+             "pass_mark": request.form.get("pass_mark", "")[:40],
+             "due": request.form.get("due", "")[:40]}  # shown again as typed when refused
     if not form.validate():
-        return refuse(team_id, track_id, form_problem(form))
+        return refuse(team_id, track_id, form_problem(form), edit_typed=typed)
     try:
         service.update_step(db.session, current_user, team_id, track_id, step_id,
                             title=form.title.data or "", pass_mark=form.pass_mark.data,
@@ -259,7 +263,7 @@ def edit_step(team_id: int, track_id: int, step_id: int):
     except ServiceError as exc:
         if exc.status == 404:
             raise
-        return refuse(team_id, track_id, exc.message, exc.status)
+        return refuse(team_id, track_id, exc.message, exc.status, edit_typed=typed)
     flash("Step saved.", "info")
     return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id, _anchor="steps"),
                     303)

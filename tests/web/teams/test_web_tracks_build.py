@@ -104,6 +104,8 @@ def test_a_step_can_be_edited_its_due_date_and_pass_mark(app, crew, clock):
     refused = post(lead, path, title="Warm up", pass_mark="150", due="")
     assert refused.status_code == 400
     assert "A pass mark is a percentage from 0 to 100." in refused.text
+    assert f'id="pass-{step}" name="pass_mark" inputmode="numeric" size="4" value="150"' in (
+        refused.text)  # shown again as typed
     with app.app_context():
         assert db.session.get(TrackStep, step).pass_mark == 90
 
