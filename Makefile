@@ -61,6 +61,7 @@ bench: install
 	$(BIN)/python bench/request_costs.py
 	$(BIN)/python bench/content_load.py
 	$(BIN)/python bench/sets.py
+	$(BIN)/python bench/teams.py
 
 # After changing a pin in pyproject.toml: install without the old constraints (what is already
 # installed stays unless the new pins move it), then write the environment back as constraints.
