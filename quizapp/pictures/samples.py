@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import lru_cache
 
 from quizapp.engine.expression import MAX_CHARS, ExpressionError, parse_expression
 
@@ -25,6 +26,7 @@ def read_chain(text: str) -> bool:
         return False
 
 
+@lru_cache(maxsize=1024)  # pure, and a bank has a few hundred samples; sets ask again per page
 def compute_sample_chains(code: str | None) -> tuple[str, ...]:
     """The chains ``code`` assigns, as single explorer chains, each no prefix of a later one;
     at most MAX_SAMPLE_CHAINS (the last), in the sample's order."""
