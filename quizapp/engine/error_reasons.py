@@ -155,6 +155,24 @@ ERROR_WHY: dict[str, Callable[..., str]] = {
         f"torch tensors cannot be reversed by slicing (step {step}); use flip"
     ),
     "narrow_scalar": lambda: "a 0-d tensor has no dim to narrow",
+    "view_dtype_scalar": lambda old, new: (
+        f"a 0-d tensor has no last dim whose size could absorb the change from {old} to {new}, "
+        "whose elements have different sizes"
+    ),
+    "view_dtype_stride": lambda old, new, d, stride, need: (
+        f"viewing {old} as {new} regroups the bytes of neighbouring elements, so the last dim "
+        f"must be dense (stride 1), not {stride}" if d == -1 else
+        f"viewing {old} as {new} divides every stride by the element-size ratio {need}, and "
+        f"stride[{d}] = {stride} does not divide"
+    ),
+    "view_dtype_size": lambda old, new, value, ratio: (
+        f"each {new} element takes the bytes of {ratio} {old} elements, so the last size must be "
+        f"a multiple of {ratio}, not {value}"
+    ),
+    "view_dtype_offset": lambda old, new, value, ratio: (
+        f"the offset counts {old} elements; as {new} it must fall on a whole element, a "
+        f"multiple of {ratio}, not {value}"
+    ),
     "flip_repeated": lambda dims, d: (
         f"flip reverses each dim once: dim {d} appears twice in {tuple(dims)} (after negative "
         "dims are counted from the end)"

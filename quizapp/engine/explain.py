@@ -9,6 +9,7 @@ from quizapp.engine.expression import Chain, Comparison, Step
 from quizapp.engine.factories import CONSTRUCTORS
 from quizapp.engine.ops import OPS
 from quizapp.engine.ops.advanced_indexing import Mask
+from quizapp.engine.ops.dtype_views import root_storage
 from quizapp.engine.runner import VALUES_LIMIT, StepFailed, run_document
 from quizapp.engine.signatures import BoundCall
 from quizapp.engine.tensor import Tensor, TorchError
@@ -43,7 +44,7 @@ class EngineBackend:
                   "storage_offset": t.storage_offset,
                   "is_contiguous": is_contiguous(t.shape, t.stride),
                   "is_view": t.is_view, "numel": t.numel, "dtype": t.dtype.name}
-        return fields, t.storage
+        return fields, root_storage(t.storage)
 
     def shape(self, t: Tensor) -> tuple[int, ...]:
         return t.shape

@@ -155,6 +155,17 @@ OUTCOME_WHY: dict[str, Callable[..., str]] = {
         f"tensor_split cuts dim {d} at {shape_text(indices)} (clamped like slices) into views"
     ),
     "getitem": _getitem,
+    "view_dtype": lambda t, result: (
+        f"view(torch.{result[4].name}) reads the same bytes of the same storage as "
+        f"{result[4].name}: " + (
+            "the element size is the same, so shape, strides and offset stay"
+            if t[4].itemsize == result[4].itemsize else
+            f"each {t[4].name} element is {t[4].itemsize} bytes and each {result[4].name} "
+            f"{result[4].itemsize}, so the last size, the offset and the other strides are "
+            f"scaled by that ratio: shape {shape_text(result[0])}, strides "
+            f"{shape_text(result[1])}, offset {result[2]}") + "; torch does not count it as a "
+        "view (no _base)"
+    ),
     "getitem_advanced": lambda t, result, count: (
         f"a list or mask in the index is advanced indexing, which always copies: "
         f"{count_text(count, 'indexed dim')} picked element by element into a new storage "

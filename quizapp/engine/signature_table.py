@@ -2,7 +2,7 @@
 
 # Read from torch/_C/_VariableFunctions.pyi, torch/_C/__init__.pyi (the generated argument
 # parser signatures) and torch/_tensor.py (split and unflatten are Python methods); dimname
-# overloads, view(dtype) and expand(implicit=...) are left out of the language.
+# overloads and expand(implicit=...) are left out of the language.
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ _MOVEDIM = ((_p("source", "ints"), _p("destination", "ints")),
             (_p("source", "int"), _p("destination", "int")))
 
 OP_SIGNATURES: dict[str, tuple[tuple[Param, ...], ...]] = {
-    "view": ((_p("size", "ints"),),),
+    "view": ((_p("size", "ints"),),),  # view(dtype) is bound apart (signatures.bind_step)
     "view_as": ((_p("other", "tensor"),),),
     "reshape": ((_p("shape", "ints"),),),
     "reshape_as": ((_p("other", "tensor"),),),

@@ -4,7 +4,7 @@
 # overloads are tried in order; a lone list-of-ints parameter also takes ints as varargs (the
 # allow_varargs_intlist rule of python_arg_parser.cpp).  What torch's argument parser refuses
 # with a TypeError is an ExpressionError here; a few forms torch accepts are left out of the
-# language the same way (bools as integers, view(dtype), named dims).
+# language the same way (bools as integers, named dims).
 
 from __future__ import annotations
 
@@ -130,6 +130,10 @@ def bind_step(step: Step) -> BoundCall:
     if step.kwargs or step.name == "to" or not _all_ints(step.args):
         refuse_unsupported_conversions(step)  # only ints: no dtype and no .to() to refuse
         refuse_unsupported_dtypes(step)
+    if step.name == "view" and kind == "method":
+        dtype = _view_dtype_argument(step)
+        if dtype is not None:  # torch's first overload, view(dtype): an op of its own
+            return _bound("view_dtype", {"dtype": dtype}, None, False)
     overloads = _PLANS[kind][step.name]
     first: _Mismatch | None = None
     for plan in overloads:
@@ -153,6 +157,20 @@ def bind_step(step: Step) -> BoundCall:
     if first.at is not None and first.at < len(step.arg_columns):
         column = step.arg_columns[first.at]
     raise ExpressionError(f"{first.reason}; expected {forms}", column)
+
+
+def _view_dtype_argument(step: Step) -> str | None:
+    """The dtype of .view(torch.<dtype>) or .view(dtype=torch.<dtype>), or None."""
+    if len(step.args) + len(step.kwargs) != 1:
+        return None
+    value = step.args[0] if step.args else step.kwargs[0][1]
+    if step.kwargs and step.kwargs[0][0] != "dtype":
+        return None
+    if isinstance(value, TorchName) and value.name in DTYPE_NAMES:
+        dtype = canonicalize_dtype(value.name)
+        assert dtype is not None  # a known name
+        return dtype.name
+    return None
 
 
 def _all_ints(values: tuple) -> bool:

@@ -1,4 +1,4 @@
-"""Refusals of what torch accepts but the explorer does not model: dtype views, conversions."""
+"""Refusals of what torch accepts but the explorer does not model: dtypes, conversions."""
 
 from __future__ import annotations
 
@@ -32,15 +32,8 @@ def _dtype_names(step: Step) -> list[tuple[str, int]]:
 
 
 def refuse_unsupported_dtypes(step: Step) -> None:
-    """Dtype views and dtypes outside the engine's table: refused with what is supported."""
+    """Dtypes outside the engine's table: refused with what is supported."""
     dtypes = _dtype_names(step)
-    if step.kind == "method" and step.name == "view" and (
-            dtypes or any(name == "dtype" for name, _ in step.kwargs)):
-        at = next((at for _, at in dtypes), len(step.args))
-        raise ExpressionError(
-            "expected .view(*size: integers): dtype views such as .view(torch.int32) "
-            "reinterpret the bytes as another dtype, and the explorer, which follows shapes "
-            "and strides, does not support them", _column(step, at))
     for name, at in dtypes:
         if name in UNSUPPORTED_DTYPE_NAMES:
             supported = ", ".join(f"torch.{n}" for n in DTYPES)

@@ -272,6 +272,17 @@ def to(gen: Any, t: Any) -> Maker:
     return gen.call("to", (), kwargs)
 
 
+VIEW_DTYPES = ("float32", "float64", "float16", "bfloat16", "int64", "int32", "int16", "int8",
+               "uint8", "bool", "long", "half", "int")
+
+
+def dtype_view(gen: Any, t: Any) -> Maker:
+    """.view(torch.<dtype>) or .view(dtype=...): the same bytes read as another dtype."""
+    dtype = TorchConst(gen.rng.choice(VIEW_DTYPES))
+    return gen.call("view", (dtype,)) if gen.rng.random() < 0.85 else \
+        gen.call("view", (), {"dtype": dtype})
+
+
 def flip(gen: Any, t: Any) -> Maker:
     """.flip(dims) in each form torch takes (varargs, a tuple, a list, dims=), dims sometimes
     repeated or out of range."""
@@ -489,7 +500,7 @@ OP_MAKERS: tuple[Callable[[Any, Any], Maker], ...] = (
     transpose, transpose, movedim, expand, expand, negative_size, negative_size, arity,
     narrow_select, narrow_select, pieces, pieces,
     diagonal_unfold, as_strided, as_strided, copy, copy, to, index, index, index, flip,
-    advanced_index, advanced_index,
+    advanced_index, advanced_index, dtype_view,
 )
 # Makers that cut one dim (split, chunk, unbind, tensor_split, narrow, select): chosen more
 # often once expand has left a dim negative, so torch's refusals of that size are compared.

@@ -28,6 +28,7 @@ from .dims import (
     transpose,
     unsqueeze,
 )
+from .dtype_views import view_dtype
 from .expanding import broadcast_to, expand, expand_as
 from .flipping import flip
 from .indexing import getitem
@@ -73,6 +74,7 @@ OPS: dict[str, Callable[..., Outcome]] = {
     "detach": detach,
     "to": to,
     "flip": flip,
+    "view_dtype": view_dtype,  # .view(torch.<dtype>): bind_step names it apart from .view
     "__getitem__": getitem,
 }
 

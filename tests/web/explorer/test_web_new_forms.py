@@ -62,3 +62,16 @@ def test_advanced_indexing_is_drawn_as_a_copy_with_torchs_strides(client, expr):
         assert position == step["storage_offset"] + sum(
             i * s for i, s in zip(idx, step["stride"], strict=True))
     assert "advanced indexing, which always copies" in text
+
+
+def test_a_dtype_view_is_drawn_over_the_same_storage_read_as_the_new_dtype(client):
+    expr = "torch.arange(6, dtype=torch.int32).view(torch.int16)"
+    doc = explain(expr)
+    text = html.unescape(client.get("/explorer", query_string={"expr": expr}).text)
+    assert doc["error"] is None and doc["steps"][-1]["storage"] == 0
+    assert text.count('class="pic"') == 2
+    section = text.split('id="picture-step-1"')[1].split("</section>")[0]
+    assert "copied from" not in section
+    # 12 int16 cells: each int32 value's low half, then its high half (0)
+    rows = re.findall(r"<tr><td class=\"num\">(\d+)</td><td>([^<]*)</td>", section)
+    assert [value for _, value in rows][:4] == ["0", "0", "1", "0"] and len(rows) == 12
