@@ -215,3 +215,13 @@ def test_other_errors_have_no_refused_picture():
     for expr in ("torch.arange(6).view(4)", "torch.arange(6).select(0, 9)",
                  "torch.arange(6).view(2, 3)"):
         assert compute_refused_picture(expr, explain(expr)) is None
+
+
+def test_named_steps_rerun_with_their_names():
+    expr = "x = torch.arange(24).view(2, 3, 4)\ny = x.transpose(0, 1)\nz = y.view(24)"
+    picture = compute_refused_picture(expr, explain(expr))
+    assert picture.reshape_expr == expr.replace("y.view(24)", "y.reshape(24)")
+    assert picture.contiguous_expr == expr.replace("y.view(24)", "y.contiguous().view(24)")
+    for chain in (picture.reshape_expr, picture.contiguous_expr):
+        doc = explain(chain)
+        assert doc["error"] is None and doc["steps"][3]["storage"] == 1
