@@ -7,13 +7,13 @@ import io
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, exists, func, select
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash
 
 from quizapp import srs
 from quizapp.markup.spreadsheet import neutralize_cell
-from quizapp.models import Item, Review, ReviewState, User
+from quizapp.models import Item, Review, ReviewState, TeamMember, User
 from quizapp.services.accounts import DeviceCookie, canonicalize_username, trusted_device
 from quizapp.services.errors import InvalidCredentials, ServiceError
 from quizapp.services.login_limits import (
@@ -22,7 +22,7 @@ from quizapp.services.login_limits import (
     reserve_login_attempt,
 )
 from quizapp.services.store.study_items import select_suspended
-from quizapp.services.teams import validate_account_deletable
+from quizapp.services.teams import OWNER, validate_account_deletable
 
 # Rows read from the database at a time: a long log is never held in memory whole.
 BATCH_ROWS = 500
@@ -136,6 +136,16 @@ def delete_account(
         raise InvalidCredentials("The password is not right.")
     mark_login_succeeded(session, attempt_id)
     reviews = count_reviews(session, user.id)
-    session.execute(delete(User).where(User.id == user.id))
+    # The check above ran before this transaction: a team handed over to the account since
+    # would lose its owner with it. The memberships are locked (PostgreSQL; SQLite's delete
+    # holds the database) and the delete happens only while the account owns no team.
+    session.execute(select(TeamMember.team_id).where(TeamMember.user_id == user.id)
+                    .with_for_update())
+    deleted = session.execute(delete(User).where(User.id == user.id, ~exists().where(
+        TeamMember.user_id == user.id, TeamMember.role == OWNER)))
+    if deleted.rowcount != 1:  # type: ignore[attr-defined]
+        session.rollback()
+        validate_account_deletable(session, user.id)
+        raise ServiceError("The account could not be deleted; try again.")
     session.commit()
     return reviews

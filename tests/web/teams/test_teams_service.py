@@ -401,3 +401,24 @@ def test_leaving_or_being_removed_ends_ones_chosen_assignments_of_that_team(sess
     teams.remove_member(session, owner, team_id, member.id)
     left = session.execute(select(AssignmentMember.assignment_id, AssignmentMember.user_id)).all()
     assert left == [(assignments[1].id, member.id)]  # another team's assignment stays
+
+
+def test_a_team_handed_over_after_the_check_stops_the_account_deletion(session, crew,
+                                                                     monkeypatch):
+    """The deletion's first check ran before a hand-over to the account committed: the
+    delete itself still refuses, so the team keeps its (new) owner."""
+    team_id, _code, owner, lead, *_rest = crew
+    teams.hand_over(session, owner, team_id, lead.id)
+    checks = iter([None])  # the first check passes, as it did before the hand-over
+
+    def stale_then_true(*args):
+        if next(checks, "again") == "again":
+            return teams.validate_account_deletable(*args)
+        return None
+
+    monkeypatch.setattr(account_data, "validate_account_deletable", stale_then_true)
+    with pytest.raises(teams.OwnsTeams, match="You own the team “Kernels”"):
+        account_data.delete_account(session, lead, "pw", "leo", address=ADDRESS, now=NOW,
+                                    limits=LoginLimits())
+    assert session.get(User, lead.id) is not None
+    assert role_of(session, team_id, lead) == teams.OWNER
