@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -87,4 +89,31 @@ def test_values_print_one_row_per_line(browser, live_server, width):
     gap = page.evaluate("""() => document.querySelector('#values-heading').getBoundingClientRect().top
                            - document.querySelector('.table-wrap').getBoundingClientRect().bottom""")
     assert gap >= 16
+    page.context.close()
+
+
+PROGRAM = ("x = torch.arange(24).view(2, 3, 4)\ny = x.permute(2, 0, 1)[:, [0, 1]]\n"
+           "z = y.flip(0)\nz[z > 10]")
+
+
+@pytest.mark.parametrize("width", [375, DESKTOP])
+def test_a_program_of_lines_fits_and_keeps_its_lines(browser, live_server, width, tmp_path):
+    """Each line heads its steps, the field keeps the line breaks, every step has its picture,
+    and the page does not scroll sideways (a screenshot to look at goes to
+    QUIZAPP_SCREENSHOTS, else to the test's tmp_path)."""
+    page = open_explorer(browser, width, live_server["url"], PROGRAM)
+    shots = Path(os.environ.get("QUIZAPP_SCREENSHOTS") or tmp_path)
+    page.screenshot(path=str(shots / f"explorer-program-{width}.png"), full_page=False)
+    heads = page.locator(".explain .line-row code").all_inner_texts()
+    assert heads == PROGRAM.split("\n")
+    assert page.locator("#expr").input_value() == PROGRAM
+    steps = page.locator(".explain .step-row").count()
+    assert steps == 6 and page.locator("svg.pic").count() == steps
+    assert page.locator(".explain .line-row").first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    # the field's lines can be edited and sent again with the button
+    page.locator("#expr").fill("x = torch.arange(6)\nx.flip(0)")
+    with page.expect_navigation():
+        page.locator(".explorer-form button[type=submit]").click()
+    assert page.locator("pre.output").inner_text() == "[5, 4, 3, 2, 1, 0]"
     page.context.close()
