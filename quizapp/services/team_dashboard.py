@@ -214,7 +214,8 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
             for cell in row.cells:
                 step_recall[user_id, cell.step.id] = teams.compute_readiness(
                     step_items.get(cell.step.id, {}), states.get(user_id, {}),
-                    teams.compute_recall_moment(cell.result.due_at, now), known[user_id])
+                    teams.compute_recall_moment(cell.result.due_at, now), known[user_id],
+                    per_concept=False)
     return Dashboard(membership, choices, track, shown_steps, tuple(rows), chosen, paged, grid,
                      readiness, {key: teams.Tally(*count) for key, count in counts.items()},
                      step_recall, now)

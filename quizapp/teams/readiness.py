@@ -57,11 +57,12 @@ class Readiness:
 
 def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
                       states: Mapping[int, Mapping[str, object] | None], at: datetime,
-                      known: dict[tuple[int, datetime], float | None] | None = None
-                      ) -> Readiness:
+                      known: dict[tuple[int, datetime], float | None] | None = None,
+                      *, per_concept: bool = True) -> Readiness:
     """Readiness over the items of ``item_concepts`` (item id -> its distinct concepts) from the
     member's stored ``states`` (item id -> fsrs state; absent: never reviewed). ``known``
-    keeps the recalls computed, by (item, moment), for the member's next call."""
+    keeps the recalls computed, by (item, moment), for the member's next call; without
+    ``per_concept`` the means per concept are left out (the CSV's per-step figures)."""
     known = {} if known is None else known
     sums: dict[str, float] = {}
     counts: dict[str, int] = {}
@@ -75,6 +76,8 @@ def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
             studied += 1
         chance = recall or 0.0
         total += chance
+        if not per_concept:
+            continue
         for concept in concepts:  # each once: an item's concepts are a set
             sums[concept] = sums.get(concept, 0.0) + chance
             counts[concept] = counts.get(concept, 0) + 1

@@ -93,3 +93,13 @@ def test_the_prediction_is_for_the_due_date_or_now_once_it_passed():
     assert compute_recall_moment(T0 + timedelta(days=9), T0) == T0 + timedelta(days=9)
     assert compute_recall_moment(T0 - timedelta(days=1), T0) == T0
     assert compute_recall_moment(None, T0) == T0
+
+
+def test_without_the_means_per_concept_the_figures_are_the_same():
+    states = {1: reviewed(3, 3), 2: reviewed(1)}
+    items = {1: ("stride", "view"), 2: ("view",), 3: ("stride",)}
+    at = T0 + timedelta(days=20)
+    full = compute_readiness(items, states, at)
+    lean = compute_readiness(items, states, at, per_concept=False)
+    assert (lean.recall, lean.studied, lean.items) == (full.recall, full.studied, full.items)
+    assert lean.by_concept == {} and set(full.by_concept) == {"stride", "view"}
