@@ -303,7 +303,9 @@ def download(slug: str, format_name: str):
     """The set as JSON, CSV, Markdown or an Anki package, for anyone with its link."""
     saved = sets.load_set(db.session, slug)
     file = sets.export_saved_set(db.session, saved, format_name, current_time())
-    response = Response(file.data, mimetype=file.media_type)
+    # content_type, not mimetype: the format's type already names its charset, and mimetype
+    # would append a second "; charset=utf-8" to a text/* type.
+    response = Response(file.data, content_type=file.media_type)
     response.headers["Content-Disposition"] = f'attachment; filename="{file.filename}"'
     return response
 

@@ -378,6 +378,14 @@ def test_the_print_view_has_the_questions_then_the_answer_key_and_no_navigation(
     assert ".sheet-key { break-before: page;" in css
 
 
+def test_the_print_view_counts_minutes_in_words_a_person_would_write(client, skill_bank):
+    register(client, "owner")
+    one = save(client, time_limit="1")
+    five = save(client, time_limit="5", seed="78")
+    assert "4 items · 1 minute · seed 77" in client.get(f"/sets/{one}/print").text
+    assert "4 items · 5 minutes · seed 78" in client.get(f"/sets/{five}/print").text
+
+
 def test_every_download_is_the_saved_set_under_its_current_title(app, client, skill_bank):
     register(client, "owner")
     slug = save(client)
@@ -392,6 +400,7 @@ def test_every_download_is_the_saved_set_under_its_current_title(app, client, sk
         response = client.get(f"/sets/{slug}/download.{format_}")
         assert response.status_code == 200, format_
         assert response.mimetype == media
+        assert response.headers["Content-Type"].count("charset") <= 1, response.headers
         assert response.headers["Content-Disposition"] == (
             f'attachment; filename="{slug}.{format_}"')
         downloads[format_] = response.data
