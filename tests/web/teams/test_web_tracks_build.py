@@ -4,6 +4,8 @@ and change nothing. Both databases."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from datetime import UTC, datetime
 
 import pytest
@@ -168,3 +170,22 @@ def test_a_track_is_renamed_and_deleted_with_its_steps(app, crew):
     assert track_count(app) == 0
     assert steps(app, track) == []
     assert lead.get(f"/teams/{team}/tracks/{track}").status_code == 404
+
+
+def test_no_id_is_used_twice_on_the_track_pages(app, crew):
+    lead, team = crew["lead"], crew.team_id
+    slug = save_set(lead)
+    track = create_track(lead, team)
+    add_step(lead, team, track, "set", set_link=slug, pass_mark="70")
+    add_step(lead, team, track, "skills", skills=[SKILLS[0]])
+    post(lead, f"/teams/{team}/tracks/{track}/assignments", to="team", due="")
+    pages = [lead.get(f"/teams/{team}/tracks/{track}").text,
+             lead.get(f"/teams/{team}/tracks/new").text,
+             crew["member"].get(f"/teams/{team}/tracks/{track}").text,
+             crew["member"].get("/").text, lead.get(f"/teams/{team}").text]
+    for page in pages:
+        ids = Counter(re.findall(r'\bid="([^"]+)"', page))
+        assert [name for name, n in ids.items() if n > 1] == []
+        # Each label names a box that is on the page.
+        for target in re.findall(r'<label for="([^"]+)"', page):
+            assert ids[target] == 1, target
