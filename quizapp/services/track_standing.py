@@ -128,7 +128,8 @@ def compute_progress(session: Session, holders: Sequence[Holder], now: datetime
                      ) -> list[MemberProgress]:
     """Each holder's standing on their track: a set step done by an attempt recorded for it at
     or above its pass mark, a question or skills step by a review of each of its items (still
-    in the bank) since the assignment started for them. Five queries whatever the count."""
+    in the bank) since the assignment started for them. At most six queries, however many
+    holders."""
     if not holders:
         return []
     track_ids = sorted({h.track_id for h in holders})

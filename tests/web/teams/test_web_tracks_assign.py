@@ -20,10 +20,11 @@ from tracks_support import (
     save_set,
     step_ids,
 )
-from webtest_support import csrf_token, rate_current, register, shown_key
+from webtest_support import counted_statements, csrf_token, rate_current, register, shown_key
 
 from quizapp.extensions import db
 from quizapp.models import Assignment, SetAttempt, TeamMember, User
+from quizapp.services.track_standing import load_team_progress
 
 # The sample bank's cards on views: beta-view (junior) and delta-reshape (middle), neither the
 # queue's first new card (alpha-stride).
@@ -269,3 +270,25 @@ def test_a_lead_who_assigns_the_track_to_themselves_sees_their_own_progress(app,
     assert mine.status_code == 200 and "0 of 2 steps done" in mine.text
     # The owner, who does not have it, has no own view of it.
     assert crew["owner"].get(f"/teams/{crew.team_id}/tracks/{track}?view=mine").status_code == 404
+
+
+def test_the_teams_standing_takes_as_many_queries_for_more_members(app, crew, clock):
+    track, _ = build(crew)
+    assign(crew["lead"], crew.team_id, track, to="team")
+
+    def count() -> tuple[int, int]:
+        with counted_statements(app) as statements, app.app_context():
+            rows = load_team_progress(db.session, crew.team_id, clock())
+        return len(rows), len(statements)
+
+    before = count()
+    for n in range(3):
+        newcomer = app.test_client()
+        register(newcomer, f"newcomer{n}")
+        with app.app_context():
+            user_id = db.session.scalar(select(User.id).where(User.username == f"newcomer{n}"))
+        join(app, crew.team_id, user_id, clock())
+        rate_current(newcomer, 3, newcomer.get("/study?card=beta-view").text)
+    after = count()
+    assert (before[0], after[0]) == (2, 5)
+    assert after[1] == before[1] <= 7
