@@ -88,7 +88,8 @@ def describe_refused(picture: RefusedPicture) -> str:
     refused = picture.refused
     chunks = "; ".join(f"{chunk_name(k)} is {dims_text(first, last)} ({elements} elements)"
                        for k, (first, last, elements) in enumerate(refused.chunks))
-    parts = [f"view{shape_text(refused.new_shape)} asks for new strides over the same memory. "
+    parts = [f"A view of shape {shape_text(refused.new_shape)} needs new strides over the same "
+             "memory. "
              f"The old dims of shape {shape_text(refused.shape)} with strides "
              f"{shape_text(refused.stride)} merge into {len(refused.chunks)} "
              f"chunk{'s' if len(refused.chunks) != 1 else ''}: {chunks}."]

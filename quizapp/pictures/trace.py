@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from quizapp.engine.explain import EngineBackend
 from quizapp.engine.expression import MAX_CHARS, ExpressionError, parse_program
+from quizapp.engine.geometry import compute_stride
 from quizapp.engine.runner import StepFailed, run_program
 from quizapp.engine.tensor import Tensor
 from quizapp.engine.view_chunks import compute_refused_view
@@ -143,3 +144,27 @@ def compute_chain_pictures(expr: str, doc: dict) -> list[StepPicture]:
         budget -= picture.numel if picture.counted else 0
         pictures.append(picture)
     return pictures
+
+
+# Calls that copy exactly when computeStride finds no view of the old layout (reshape_symint);
+# ravel is left out: it is contiguous().view(-1), which copies any non-contiguous input.
+_COPY_WHEN_NO_VIEW = (".reshape(", ".reshape_as(", ".flatten(")
+
+
+def compute_copy_pictures(expr: str, doc: dict) -> dict[int, RefusedPicture]:
+    """For each step of ``doc`` (up to MAX_PICTURES) that a reshape or flatten copied: the
+    picture of why no view fits, by step number; the engine's reason names the same chunks."""
+    tensors = trace_tensors(expr)[:MAX_PICTURES]
+    found = {}
+    steps = doc["steps"]
+    for n in range(1, min(len(tensors), len(steps))):
+        code = steps[n]["code"].lstrip()
+        if steps[n]["storage"] == steps[n - 1]["storage"] or not code.startswith(
+                _COPY_WHEN_NO_VIEW):
+            continue
+        old, new = tensors[n - 1], tensors[n]
+        if 0 in old.shape or compute_stride(old.shape, old.stride, new.shape) is not None:
+            continue
+        refused = compute_refused_view(tuple(old.shape), tuple(old.stride), tuple(new.shape))
+        found[n] = RefusedPicture(n, steps[n]["code"], refused, None, None)
+    return found

@@ -13,6 +13,7 @@ import pytest
 from quizapp.engine import explain
 from quizapp.pictures import (
     compute_chain_pictures,
+    compute_copy_pictures,
     compute_refused_picture,
     describe_break,
     render_refused_svg,
@@ -169,6 +170,11 @@ def test_both_reruns_run_and_their_pictures_show_the_copy(seed):
             pictures = compute_chain_pictures(chain, again)
             assert pictures[copy_at].layout.copied_from == (
                 again["steps"][copy_at - 1]["storage"], copy_at - 1)
+        # reshape copied because no view fits: its step draws the very chunks the view broke on.
+        copies = compute_copy_pictures(picture.reshape_expr, explain(picture.reshape_expr))
+        assert list(copies) == [step] and copies[step].refused == picture.refused
+        assert compute_copy_pictures(picture.contiguous_expr,
+                                     explain(picture.contiguous_expr)) == {}
         assert picture.reshape_expr.endswith(picture.code.replace(".view", ".reshape", 1))
         assert picture.contiguous_expr.endswith(".contiguous()" + picture.code)
 

@@ -13,6 +13,7 @@ from quizapp.pictures import (
     RefusedPicture,
     StepPicture,
     compute_chain_pictures,
+    compute_copy_pictures,
     compute_dim_rows,
     compute_index_rows,
     compute_new_rows,
@@ -62,6 +63,7 @@ class ChainPictures:
     steps: list[PictureView]
     refused: RefusedView | None
     step_count: int  # steps the engine ran (pictures stop at MAX_PICTURES)
+    copies: dict[int, RefusedView]  # step -> why its reshape or flatten had to copy
 
 
 def compute_picture_view(picture: StepPicture, prefix: str = "",
@@ -80,10 +82,11 @@ def compute_line_of(doc: dict, step: int) -> str | None:
     return None if lines is None else lines[doc["steps"][step]["line"]]["code"]
 
 
-def compute_refused_view(picture: RefusedPicture, prefix: str = "") -> RefusedView:
+def compute_refused_view(picture: RefusedPicture, prefix: str = "",
+                         name: str = "picture-refused") -> RefusedView:
     # render_refused_svg escapes every text it writes too.
-    svg = render_refused_svg(picture, ids=f"{prefix}pic-refused")
-    return RefusedView(picture, f"{prefix}picture-refused", Markup(svg),  # noqa: S704
+    svg = render_refused_svg(picture, ids=f"{prefix}pic-{name}")
+    return RefusedView(picture, f"{prefix}{name}", Markup(svg),  # noqa: S704
                        describe_refused(picture), compute_dim_rows(picture.refused),
                        compute_new_rows(picture.refused))
 
@@ -100,7 +103,9 @@ def compute_chain_views(expr: str, prefix: str = "", doc: dict | None = None) ->
         expr, prefix, [compute_picture_view(p, prefix, compute_line_of(doc, p.layout.step))
                        for p in compute_chain_pictures(expr, doc)],
         compute_refused_view(refused, prefix) if refused is not None else None,
-        len(doc["steps"]))
+        len(doc["steps"]),
+        {n: compute_refused_view(p, prefix, f"picture-copy-{n}")
+         for n, p in compute_copy_pictures(expr, doc).items()})
 
 
 def compute_chains_views(chains: Iterable[str], prefix: str = "c") -> list[ChainPictures]:

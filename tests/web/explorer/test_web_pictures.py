@@ -74,5 +74,17 @@ def test_a_refused_view_picture_needs_no_script_to_be_read(client):
     """Its words say what the picture shows: the chunks, the new dim and the equation."""
     text = html.unescape(client.get("/explorer", query_string={"expr": REFUSED}).text)
     summary = text.split('id="picture-refused"')[1].split('class="picture-summary">')[1]
-    assert summary.startswith("view(24,) asks for new strides over the same memory.")
+    assert summary.startswith("A view of shape (24,) needs new strides over the same memory.")
     assert "chunk B is dim 1 (2 elements)" in summary and "12 ≠ 4" in summary
+
+
+def test_a_copying_reshape_draws_why_no_view_fits(client):
+    """reshape copies exactly when no view fits: the copy's step gets the same chunk picture."""
+    expr = REFUSED.replace(".view(24)", ".reshape(24)")
+    text = html.unescape(client.get("/explorer", query_string={"expr": expr}).text)
+    why = text.split('id="picture-copy-3"')[1].split("</section>")[0]
+    assert "Why step 3, <code>.reshape(24)</code>, had to copy" in why
+    assert "Here stride[1] = 12, but stride[2] × size[2] = 1 × 4 = 4, and 12 ≠ 4" in why
+    assert 'class="button"' not in why  # nothing to rerun: the chain ran
+    for fits in ("torch.arange(6).view(2, 3).reshape(3, 2)", "torch.arange(6).view(2, 3).t().ravel()"):
+        assert "picture-copy-" not in client.get("/explorer", query_string={"expr": fits}).text
