@@ -50,6 +50,11 @@ USERNAME_MAX_INPUT = 40
 NO_PASSWORD = "Type a password; spaces alone do not make one."
 NO_REPEAT = "Type the same password again."
 PASSWORD_LENGTH = f"A password is {PASSWORD_MIN} to {PASSWORD_MAX} characters long."
+PASSWORD_TOO_LONG = f"A password is at most {PASSWORD_MAX} characters long."
+# WTForms' own words ("This field is required.", "Field must be between 3 and 40 characters
+# long.") name no field and read unlike the rest of the page: every validator says its own.
+NO_USERNAME = "Type a username."
+USERNAME_LENGTH = f"A username has {USERNAME_MIN} to {USERNAME_MAX_INPUT} characters."  # as the service says
 
 
 # What a phone's keyboard and password manager need to know (the autocomplete tokens let it
@@ -61,7 +66,8 @@ CURRENT_PASSWORD_INPUT = {"autocomplete": "current-password"}
 
 class RegisterForm(FlaskForm):
     username = StringField("Username", render_kw=USERNAME_INPUT, validators=[
-        DataRequired(), Length(USERNAME_MIN, USERNAME_MAX_INPUT),
+        DataRequired(message=NO_USERNAME),
+        Length(USERNAME_MIN, USERNAME_MAX_INPUT, message=USERNAME_LENGTH),
         Regexp(r"^\s*[A-Za-z0-9][A-Za-z0-9_.-]*\s*$",
                message="Use letters, digits, '.', '_' and '-'; start with a letter or digit.")])
     password = PasswordField("Password", render_kw=NEW_PASSWORD_INPUT, validators=[
@@ -121,16 +127,19 @@ def compute_zone_choices(now: datetime, stored: str | None,
 
 
 class LoginForm(FlaskForm):
-    username = StringField("Username", render_kw=USERNAME_INPUT,
-                           validators=[DataRequired(), Length(1, USERNAME_MAX_INPUT)])
-    password = PasswordField("Password", render_kw=CURRENT_PASSWORD_INPUT,
-                             validators=[DataRequired(), Length(1, PASSWORD_MAX)])
+    username = StringField("Username", render_kw=USERNAME_INPUT, validators=[
+        DataRequired(message="Type your username."),
+        Length(1, USERNAME_MAX_INPUT, message="That is not your username.")])
+    password = PasswordField("Password", render_kw=CURRENT_PASSWORD_INPUT, validators=[
+        DataRequired(message="Type your password."),
+        Length(1, PASSWORD_MAX, message=PASSWORD_TOO_LONG)])
     remember = CheckBox("Keep me logged in on this device")
 
 
 class PasswordForm(FlaskForm):
-    current = PasswordField("Current password", render_kw=CURRENT_PASSWORD_INPUT,
-                            validators=[DataRequired(), Length(1, PASSWORD_MAX)])
+    current = PasswordField("Current password", render_kw=CURRENT_PASSWORD_INPUT, validators=[
+        DataRequired(message="Type your current password."),
+        Length(1, PASSWORD_MAX, message=PASSWORD_TOO_LONG)])
     new = PasswordField("New password", render_kw=NEW_PASSWORD_INPUT, validators=[
         DataRequired(message=NO_PASSWORD),
         Length(PASSWORD_MIN, PASSWORD_MAX, message=PASSWORD_LENGTH)])
@@ -228,7 +237,6 @@ class SettingsForm(FlaskForm):
             raise ValidationError("Use at most two decimals, e.g. 0.9 or 0.95.")
 
 
-PASSWORD_TOO_LONG = f"A password is at most {PASSWORD_MAX} characters long."
 # The name is typed to confirm, not filled in: a password manager must not offer it.
 CONFIRM_NAME_INPUT = {"autocomplete": "off", "autocapitalize": "none", "spellcheck": "false"}
 

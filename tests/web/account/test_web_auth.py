@@ -56,6 +56,35 @@ def test_register_validates_fields_and_keeps_what_was_typed(app, client):
     assert count_users(app) == 0
 
 
+def test_account_forms_say_what_is_wrong_in_their_own_words(app, client):
+    # WTForms' defaults ("This field is required.", "Field must be between 3 and 40 characters
+    # long.") name no field; each of these forms says which one and what it wants.
+    page = client.get("/register")
+    short = client.post("/register", data={
+        "csrf_token": csrf_token(page.text), "username": "ab", "password": PASSWORD,
+        "confirm": PASSWORD})
+    assert short.status_code == 400 and 'value="ab"' in short.text
+    assert "A username has 3 to 40 characters." in short.text
+    empty = client.post("/register", data={
+        "csrf_token": csrf_token(page.text), "username": "", "password": PASSWORD,
+        "confirm": PASSWORD})
+    assert empty.status_code == 400 and "Type a username." in empty.text
+    login_page = client.get("/login")
+    blank = client.post("/login", data={"csrf_token": csrf_token(login_page.text),
+                                         "username": "", "password": ""})
+    assert blank.status_code == 400
+    assert "Type your username." in blank.text and "Type your password." in blank.text
+    register(client, "carol")
+    settings = client.get("/settings")
+    no_current = client.post("/settings/password", data={
+        "csrf_token": csrf_token(settings.text), "current": "", "new": PASSWORD + "2",
+        "confirm": PASSWORD + "2"})
+    assert no_current.status_code == 400 and "Type your current password." in no_current.text
+    for response in (short, empty, blank, no_current):
+        assert "This field is required" not in response.text
+        assert "Field must be" not in response.text
+
+
 def test_forms_without_or_with_a_wrong_csrf_token_are_refused(app, client):
     data = {"username": "mallory", "password": PASSWORD, "confirm": PASSWORD}
     missing = client.post("/register", data=data)
@@ -181,7 +210,7 @@ def test_oversized_bodies_get_413_with_a_message(app, client):
 
 def test_overlong_username_is_a_validation_error(app, client):
     response = register(client, "a" * 41)
-    assert response.status_code == 400 and "between 3 and 40" in response.text
+    assert response.status_code == 400 and "A username has 3 to 40 characters." in response.text
     assert count_users(app) == 0
 
 
