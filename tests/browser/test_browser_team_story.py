@@ -37,13 +37,13 @@ def lead_builds_the_team(page, base: str) -> tuple[str, str, str]:
     page.check("input[name=levels][value=junior]")
     page.fill("#count", "3")
     page.fill("#puzzles", "0")
-    page.fill("#title", "Strides warm-up")
+    page.fill("input[name=title]", "Strides warm-up")
     submit(page, "button:text('Preview')")
     submit(page, "button:text('Save this set')")
     set_url = page.url
 
     page.goto(f"{team_url}/tracks/new")
-    page.fill("#title", "First week")
+    page.fill("input[name=title]", "First week")
     submit(page, "button:text('Create the track')")
     track_url = page.url
     assert TRACK_RE.search(track_url), track_url
