@@ -21,7 +21,7 @@ from quizapp.extensions import db
 from quizapp.services import teams
 from quizapp.services.errors import LoginThrottled, NotFound, ServiceError
 from quizapp.web.http.fields import ID_MAX
-from quizapp.web.http.runtime import client_address, current_time
+from quizapp.web.http.runtime import client_address, compute_safe_next, current_time
 from quizapp.web.teams.forms import DeleteTeamForm, JoinCodeForm, JoinForm, TeamForm
 
 bp = Blueprint("teams", __name__)
@@ -274,10 +274,23 @@ def join():
     return render_join(JoinForm(formdata=None))
 
 
+def ask_to_sign_in_with(text: str | None) -> Response:
+    """A code typed while signed out: log in (or register), then on to its invitation. Only a
+    code that can be one goes into ``next``, in the form it is stored in; anything else is
+    treated as any form posted while signed out is (back to the page it was on)."""
+    code = teams.canonicalize_join_code(text)
+    if code is None:
+        return current_app.login_manager.unauthorized()  # type: ignore[attr-defined]
+    flash(SIGN_IN_TO_JOIN, "info")
+    target = compute_safe_next(url_for("teams.join_code", code=code), url_for("teams.join"))
+    return redirect(login_url("auth.login", next_url=target))
+
+
 @bp.route("/join", methods=["POST"])
-@login_required
 def join_typed():
     form = JoinForm()
+    if not current_user.is_authenticated:
+        return ask_to_sign_in_with(form.code.data)
     if not form.validate():
         return render_join(form, status=400)
     return try_join(form, form.code.data)

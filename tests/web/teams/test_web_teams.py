@@ -224,6 +224,30 @@ def test_a_join_link_leads_through_login_and_back(app, crew):
     assert "Join the team" in visitor.get(logged_in.location).text
 
 
+def test_a_code_typed_while_signed_out_leads_through_login_to_its_invitation(app, crew):
+    visitor = crew.clients["visitor"]
+    typed = f" {crew.code[:4].lower()}-{crew.code[4:]} "
+    response = post(visitor, "/join", code=typed)
+    assert response.status_code == 302 and response.location.startswith("/login")
+    assert parse_qs(urlsplit(response.location).query)["next"] == [f"/join/{crew.code}"]
+    login_page = visitor.get(response.location)
+    assert "Log in to join the team, or create an account" in login_page.text
+    logged_in = visitor.post(response.location, data={
+        "csrf_token": csrf_token(login_page.text), "username": "outsiderx",
+        "password": PASSWORD})
+    assert logged_in.status_code == 302 and logged_in.location == f"/join/{crew.code}"
+    assert "Join “Kernels”" in visitor.get(logged_in.location).text
+
+
+@pytest.mark.parametrize("typed", ["", "ZZZZ", "/evil.example/x", "//evil.example",
+                                   "ABCD\r\nEFGH", "A" * 200])
+def test_junk_typed_while_signed_out_goes_nowhere_but_back(app, crew, typed):
+    visitor = crew.clients["visitor"]
+    response = post(visitor, "/join", code=typed)
+    assert response.status_code == 302 and response.location.startswith("/login")
+    assert parse_qs(urlsplit(response.location).query)["next"] == ["/teams"]
+
+
 def test_a_typed_code_joins_in_any_case_with_or_without_the_dash(app, crew):
     outsider = crew.clients["outsider"]
     typed = f" {crew.code[:4].lower()}-{crew.code[4:]} "
