@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import NamedTuple
 
 # Accuracy bands, in percent: a cell below the first is band 0, at or above the last band 4.
 BANDS = (40, 60, 75, 90)
@@ -22,9 +23,9 @@ HEAD_H = 96  # room for the concept labels, slanted
 LEGEND_H = 44
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """One answer given on assigned work: a set's item, or a review of a step's item."""
+class Outcome(NamedTuple):
+    """One answer given on assigned work: a set's item, or a review of a step's item (a named
+    tuple: a team's page makes tens of thousands)."""
 
     user_id: int
     concepts: tuple[str, ...]
@@ -68,10 +69,14 @@ def compute_accuracy(members: Sequence[tuple[int, str]], concepts: Iterable[str]
     wanted_members = {user_id for user_id, _ in members}
     wanted_concepts = set(columns)
     counts: dict[tuple[int, str], list[int]] = {}  # [right, total], made Tally at the end
+    kept: dict[tuple[str, ...], tuple[str, ...]] = {}  # an item's tags, once each, in columns
     for outcome in outcomes:
         if outcome.user_id not in wanted_members:
             continue
-        for concept in set(outcome.concepts) & wanted_concepts:
+        tags = kept.get(outcome.concepts)
+        if tags is None:
+            tags = kept[outcome.concepts] = tuple(set(outcome.concepts) & wanted_concepts)
+        for concept in tags:
             count = counts.setdefault((outcome.user_id, concept), [0, 0])
             count[0] += outcome.correct
             count[1] += 1
