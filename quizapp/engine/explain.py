@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+from math import prod
 from typing import Any
 
 from quizapp.engine.contiguity import is_contiguous
@@ -10,7 +12,8 @@ from quizapp.engine.factories import CONSTRUCTORS
 from quizapp.engine.ops import OPS
 from quizapp.engine.ops.advanced_indexing import Mask
 from quizapp.engine.ops.dtype_views import root_storage
-from quizapp.engine.runner import VALUES_LIMIT, StepFailed, run_document
+from quizapp.engine.outcome import Outcome
+from quizapp.engine.runner import VALUES_LIMIT, StepFailed, Why, run_document
 from quizapp.engine.signatures import BoundCall
 from quizapp.engine.tensor import Tensor, TorchError
 from quizapp.engine.values import values_of
@@ -19,10 +22,13 @@ from quizapp.engine.values import values_of
 class EngineBackend:
     """The reference engine: op layer ``OPS`` and ``CONSTRUCTORS``, pure Python."""
 
-    def run(self, current: Tensor | None, bound: BoundCall, step: Step, resolve: Any) -> tuple:
-        kwargs = {k: resolve(v) if isinstance(v, Chain) else v for k, v in bound.kwargs.items()}
+    def run(self, current: Tensor | None, bound: BoundCall, step: Step, resolve: Any
+            ) -> tuple[Any, Why]:
+        kwargs = bound.kwargs
+        if bound.tensors:
+            kwargs = {k: resolve(v) if isinstance(v, Chain) else v for k, v in kwargs.items()}
         if bound.name == "__getitem__":
-            kwargs["index"] = _resolve_masks(kwargs["index"], resolve)
+            kwargs = {"index": _resolve_masks(kwargs["index"], resolve)}
         try:
             if current is None:
                 outcome = CONSTRUCTORS[bound.name](**kwargs)
@@ -30,21 +36,15 @@ class EngineBackend:
                 outcome = OPS[bound.name](current, **kwargs)
         except TorchError as exc:
             raise StepFailed(exc.type_name, exc.message, exc.why, exc.reason) from None
-        why = outcome.why
-        if bound.pick is not None:
-            count = len(outcome.value)
-            if count == 1 and bound.pick in (0, -1):
-                why = f"{why}, and [{bound.pick}] picks that one"
-            elif -count <= bound.pick < count:
-                why = f"{why}, and [{bound.pick}] picks tensor {bound.pick % count} of those {count}"
-        return outcome.value, why
+        if bound.pick is None:
+            return outcome[0], outcome.render
+        return outcome[0], partial(_picked_why, outcome, bound.pick)
 
-    def layout(self, t: Tensor) -> tuple[dict, object]:
-        fields = {"shape": list(t.shape), "stride": list(t.stride),
-                  "storage_offset": t.storage_offset,
-                  "is_contiguous": is_contiguous(t.shape, t.stride),
-                  "is_view": t.is_view, "numel": t.numel, "dtype": t.dtype.name}
-        return fields, root_storage(t.storage)
+    def layout(self, t: Tensor) -> dict:
+        shape, stride = t[0], t[1]
+        return {"shape": list(shape), "stride": list(stride), "storage_offset": t[2],
+                "is_contiguous": is_contiguous(shape, stride), "storage": root_storage(t[3]),
+                "is_view": t[5], "numel": prod(shape), "dtype": t[4].name}
 
     def shape(self, t: Tensor) -> tuple[int, ...]:
         return t.shape
@@ -72,6 +72,16 @@ def _resolve_masks(index: object, resolve: Any) -> object:
     if isinstance(index, tuple):
         return tuple(_resolve_masks(item, resolve) for item in index)
     return index
+
+
+def _picked_why(outcome: Outcome, pick: int) -> str:
+    """The op's sentence, and which of its tensors ``[pick]`` takes."""
+    why, count = outcome.render(), len(outcome[0])
+    if count == 1 and pick in (0, -1):
+        return f"{why}, and [{pick}] picks that one"
+    if -count <= pick < count:
+        return f"{why}, and [{pick}] picks tensor {pick % count} of those {count}"
+    return why
 
 
 def explain(expr: str) -> dict:

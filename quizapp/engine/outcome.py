@@ -33,6 +33,10 @@ class Outcome(tuple):
         """One plain-English sentence saying why the result looks the way it does."""
         return render_why(self[1], self[2])
 
+    def render(self) -> str:
+        """``why`` as a call: a bound ``outcome.render`` renders the sentence later, if asked."""
+        return render_why(self[1], self[2])
+
     @property
     def allocated(self) -> bool:
         """True when the value lives in a storage this step created (a copy or a constructor).

@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol
 
 from quizapp.engine.expression import Chain, ExpressionError, Step, parse_program
@@ -18,9 +20,15 @@ from quizapp.engine.signatures import (
     validate_work,
 )
 from quizapp.engine.values import VALUES_LIMIT, values_allowed
+from quizapp.engine.work_bounds import MAY_COPY
 
-__all__ = ["VALUES_LIMIT", "Backend", "StepFailed", "run_document", "run_program",
-           "values_allowed"]
+__all__ = ["NO_WHY", "VALUES_LIMIT", "Backend", "StepFailed", "Why", "run_document",
+           "run_program", "values_allowed"]
+
+# A step's `why`, rendered only when read: the document reads it for its own steps, never for
+# the steps of a tensor argument or of a replay for pictures, so those sentences are not built.
+Why = Callable[[], str]
+NO_WHY: Why = str  # str() is "": the why of a backend that gives none
 
 _OUTSIDE = "The input is outside the expression language, so nothing from this step on was run."
 
@@ -38,11 +46,12 @@ class StepFailed(Exception):
 class Backend(Protocol):
     """What the runner needs from an engine: carry out bound steps and report layouts."""
 
-    def run(self, current: Any, bound: BoundCall, step: Step, resolve: Any) -> tuple[Any, str]:
+    def run(self, current: Any, bound: BoundCall, step: Step, resolve: Any) -> tuple[Any, Why]:
         ...  # (result or tuple of results, why); raises StepFailed
 
-    def layout(self, t: Any) -> tuple[dict, object]:
-        ...  # (step fields except code/storage/why, storage identity key)
+    def layout(self, t: Any) -> dict:
+        ...  # a step's fields in the document's order, "shape" to "dtype", with the storage's
+        # identity key under "storage" (the runner numbers the storages)
 
     def shape(self, t: Any) -> tuple[int, ...]:
         ...
@@ -96,8 +105,7 @@ def run_program(expr: object, backend: Backend) -> tuple[dict, list[Any], StepFa
                 current, made = bound[step.name]
                 if len(steps) > 1 or line.chain.error is not None:
                     continue  # the op after it takes that tensor: no step of its own
-                why = (f"{step.name} is the tensor step {made} made: the same object, so its "
-                       f"layout and storage are that step's")
+                why: Why = partial(_named_why, step.name, made)
             else:
                 try:
                     current, why = run_step(backend, current, step, alive, bound)
@@ -109,14 +117,9 @@ def run_program(expr: object, backend: Backend) -> tuple[dict, list[Any], StepFa
                     doc["error"] = {"type": exc.type_name, "message": exc.message, "step": index,
                                     "why": exc.why}
                     return doc, tensors, exc
-            fields, key = backend.layout(current)
-            entry = {
-                "code": step.code, "shape": fields["shape"], "stride": fields["stride"],
-                "storage_offset": fields["storage_offset"],
-                "is_contiguous": fields["is_contiguous"],
-                "storage": storages.setdefault(key, len(storages)), "is_view": fields["is_view"],
-                "numel": fields["numel"], "dtype": fields["dtype"], "why": why,
-            }
+            entry = {"code": step.code, **backend.layout(current)}
+            entry["storage"] = storages.setdefault(entry["storage"], len(storages))
+            entry["why"] = why()
             if program.named:
                 entry["line"], entry["input"] = number, made
             doc["steps"].append(entry)
@@ -137,9 +140,15 @@ def run_program(expr: object, backend: Backend) -> tuple[dict, list[Any], StepFa
     return doc, tensors, None
 
 
+def _named_why(name: str, made: int | None) -> str:
+    return f"{name} is the tensor step {made} made: the same object, so its layout and storage " \
+        "are that step's"
+
+
 def run_step(backend: Backend, current: Any, step: Step, alive: list,
-             names: dict | None = None) -> tuple[Any, str]:
-    """Bind and carry out one step, resolving tensor arguments and a ``[k]`` pick.
+             names: dict | None = None) -> tuple[Any, Why]:
+    """Bind and carry out one step, resolving tensor arguments and a ``[k]`` pick: the result
+    and its `why` (call it for the sentence).
 
     ``names`` maps each name bound so far to (tensor, step), for arguments that name one."""
     names = names or {}
@@ -147,13 +156,13 @@ def run_step(backend: Backend, current: Any, step: Step, alive: list,
         bound = bind_step(step)
     except ArgumentsRefused as exc:  # torch's own TypeError, after the tensor arguments ran
         return backend.refuse(current, step, exc,
-                              lambda chain: _resolve(backend, chain, alive, names)), ""
+                              lambda chain: _resolve(backend, chain, alive, names)), NO_WHY
     if current is not None:
-        validate_work(step, bound, backend.shape(current), lambda: backend.layout(current)[0])
+        if step.name in MAY_COPY or bound.pick is not None:  # the steps validate_work bounds
+            validate_work(step, bound, backend.shape(current), lambda: backend.layout(current))
         if step.kind == "index":
-            fields = backend.layout(current)[0]
-            validate_index_reads(step, bound, fields)
-            validate_advanced_index(step, bound, fields)
+            validate_index_reads(step, bound, lambda: backend.layout(current))
+            validate_advanced_index(step, bound, backend.shape(current))
 
     def resolve(chain: Chain) -> Any:
         return _resolve(backend, chain, alive, names)

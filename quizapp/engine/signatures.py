@@ -382,14 +382,15 @@ def canonicalize_index(step: Step, index: object) -> object:
 MAX_PICKED = 32768
 
 
-def validate_advanced_index(step: Step, bound: BoundCall, fields: dict) -> None:
-    """Bound an index with lists or masks: the input's elements times the longest list."""
+def validate_advanced_index(step: Step, bound: BoundCall, shape: tuple[int, ...]) -> None:
+    """Bound an index with lists or masks: the input's elements (of ``shape``) times the
+    longest list."""
     index = bound.kwargs["index"]
     items = index if isinstance(index, tuple) else (index,)
     lengths = [len(item) for item in items if type(item) is list]
     if not lengths and not any(isinstance(item, Comparison) for item in items):
         return
-    numel = math.prod(fields["shape"])
+    numel = math.prod(shape)
     if numel * max([1, *lengths]) > MAX_PICKED:
         raise ExpressionError(f"expected an index with lists or masks to pick at most "
                               f"{MAX_PICKED} elements: the tensor has {numel}"
@@ -463,13 +464,15 @@ UNDEFINED_READ_WHY = ("torch would read this size from memory past the tensor's 
                       "from this step on was run.")
 
 
-def validate_index_reads(step: Step, bound: BoundCall, fields: dict) -> None:
+def validate_index_reads(step: Step, bound: BoundCall, layout) -> None:
     """Refuse an index whose extra '...' items make torch read a size from outside the
     tensor's size and stride storage (see ops.indexing.size_read_past_end); reads inside it
-    are modelled.  Replayed on the input's layout before either backend runs the step."""
+    are modelled.  Replayed on the input's layout (``layout()``, asked only for an index with
+    two or more '...') before either backend runs the step."""
     index = bound.kwargs["index"]
     if type(index) is not tuple or sum(item is Ellipsis for item in index) < 2:
         return
+    fields = layout()
     shape, stride = tuple(fields["shape"]), tuple(fields["stride"])
     probe = Tensor(shape, stride, fields["storage_offset"], Storage(2**63 - 1), DTYPES["int8"])
     try:

@@ -26,7 +26,7 @@ from quizapp.engine.expression import (
     TorchName,
 )
 from quizapp.engine.ops.advanced_indexing import COMPARISONS
-from quizapp.engine.runner import VALUES_LIMIT, StepFailed, run_document
+from quizapp.engine.runner import NO_WHY, VALUES_LIMIT, StepFailed, Why, run_document
 from quizapp.engine.signatures import BoundCall
 
 # Some of torch's messages start with the C++ source location of the check ("/__w/pytorch/pytorch/
@@ -50,7 +50,7 @@ class TorchBackend:
         self.torch = torch
 
     def run(self, current: Any, bound: BoundCall | None, step: Step, resolve: Any
-            ) -> tuple[Any, str]:
+            ) -> tuple[Any, Why]:
         # ``bound`` goes unused: torch binds the call as written itself (refuse passes None).
         if step.name not in _ALLOWED[step.kind]:  # the parser already refused it; never getattr it
             raise ExpressionError(f"expected a supported name, got {step.name}", step.column)
@@ -67,7 +67,7 @@ class TorchBackend:
                 result = getattr(current, step.name)(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - every torch error becomes the step's error
             raise StepFailed(type(exc).__name__, torch_message(exc), "") from None
-        return result, ""
+        return result, NO_WHY
 
     def refuse(self, current: Any, step: Step, refused: Any, resolve: Any) -> Any:
         """A call the shared binder says torch's parser refuses: made as written, so torch
@@ -91,12 +91,11 @@ class TorchBackend:
             return [self.convert(v, resolve) for v in value]
         return value  # int, float, bool, None, Ellipsis or a slice of ints
 
-    def layout(self, t: Any) -> tuple[dict, object]:
-        fields = {"shape": list(t.shape), "stride": list(t.stride()),
-                  "storage_offset": t.storage_offset(), "is_contiguous": t.is_contiguous(),
-                  "is_view": t._is_view(), "numel": t.numel(),
-                  "dtype": str(t.dtype).removeprefix("torch.")}
-        return fields, t.untyped_storage()._cdata
+    def layout(self, t: Any) -> dict:
+        return {"shape": list(t.shape), "stride": list(t.stride()),
+                "storage_offset": t.storage_offset(), "is_contiguous": t.is_contiguous(),
+                "storage": t.untyped_storage()._cdata, "is_view": t._is_view(),
+                "numel": t.numel(), "dtype": str(t.dtype).removeprefix("torch.")}
 
     def shape(self, t: Any) -> tuple[int, ...]:
         return tuple(t.shape)
