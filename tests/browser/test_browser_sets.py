@@ -15,7 +15,7 @@ from webtest_support import register_in_browser
 pytestmark = pytest.mark.browser
 
 
-def make_set(page, base: str, time_limit: str = "") -> str:
+def make_set(page, base: str, time_limit: str = "", title: str = "Strides warm-up") -> str:
     """Fill /sets/new (junior, fresh strides, 4 items of which 2 puzzles), preview, save;
     the set's address."""
     page.goto(f"{base}/sets/new")
@@ -23,7 +23,7 @@ def make_set(page, base: str, time_limit: str = "") -> str:
     page.check("input[name=families][value=fresh_strides]")
     page.fill("#count", "4")
     page.fill("#puzzles", "2")
-    page.fill("#title", "Strides warm-up")
+    page.fill("#title", title)
     page.fill("#time_limit", time_limit)
     with page.expect_navigation():
         page.click("button:text('Preview')")
@@ -31,7 +31,7 @@ def make_set(page, base: str, time_limit: str = "") -> str:
     assert re.fullmatch(r"[0-9]+", page.input_value("#seed"))  # drawn and shown
     with page.expect_navigation():
         page.click("button:text('Save this set')")
-    assert page.locator("h1").inner_text() == "Strides warm-up"
+    assert page.locator("h1").inner_text() == title
     return page.url
 
 
@@ -99,3 +99,23 @@ def test_the_print_view_puts_the_answer_key_on_a_new_page(page, live_server):
     assert texts[first_key_page].lstrip().startswith("Answer key"), texts[first_key_page][:200]
     assert all("Answer:" not in text for text in texts[:first_key_page])
     assert "Strides warm-up" in texts[0]
+
+
+def test_a_title_of_one_long_word_wraps_on_a_phone(page, live_server):
+    # A title may be 200 characters with no space (a pasted path or identifier): every page
+    # that names the set wraps it instead of scrolling the whole page sideways.
+    base = live_server["url"]
+    page.set_viewport_size({"width": 375, "height": 800})
+    register_in_browser(page, base, "longtitle")
+    title = "torch.nn.functional." + "x" * 180
+    set_url = make_set(page, base, time_limit="10", title=title)
+    page.goto(f"{set_url}/take")
+    with page.expect_navigation():
+        page.click("button:text('Start the clock')")
+    attempt_url = page.url
+    with page.expect_navigation():
+        page.click("button:text('Finish now')")
+    for url in (f"{base}/sets", set_url, f"{set_url}/take", attempt_url, f"{set_url}/print"):
+        page.goto(url)
+        assert title in page.inner_text("body").replace("\n", ""), url
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, url
