@@ -97,7 +97,8 @@ def test_refused_solution_and_sample_pictures_fit_and_read(browser, live_server,
     chain = page.locator(".picture-chain").first
     assert chain.get_by_role("link", name="Open in the explorer").count() == 1
     chain.locator(".picture-chain-body > summary").click()
-    assert chain.locator("svg.pic").count() == 4
+    assert chain.locator("svg.pic:not(.pic-refused)").count() == 4  # one per step
+    assert chain.locator("svg.pic-refused").count() == 1  # why the reshape copied
     shoot(chain, f"sample-{width}-{scheme}.png", tmp_path)
     check_page(page, "card sample", width, scheme, failures)
     # A puzzle's worked solution, after a wrong answer.
