@@ -14,7 +14,8 @@ from quizapp.puzzles.registry import FAMILIES, feedback_table
 from quizapp.puzzles.rendering import LETTERS
 
 CORRECT = "Correct."
-FALLBACK = "Not quite: read why below."
+# The page heads this with its verdict ("Not quite"); the note does not say it again.
+FALLBACK = "The worked solution below shows where the answer comes from."
 
 
 def check(puzzle: Puzzle | Mapping[str, Any], response: str) -> dict[str, Any]:

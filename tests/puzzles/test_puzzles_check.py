@@ -168,6 +168,8 @@ def test_generic_list_feedback() -> None:
     assert "wrong order" in describe_nested("[[0, 2], [1, 3]]", "[[0, 1], [2, 3]]")
     assert "has 4 elements" in describe_nested("[[0, 1]]", "[[0, 1], [2, 3]]")
     assert describe_nested("[[5, 6], [7, 8]]", "[[0, 1], [2, 3]]") == FALLBACK
+    # The result page shows the note under its "Not quite" heading: it must not repeat it.
+    assert "not quite" not in FALLBACK.lower()
 
 
 def test_swapped_strides_feedback_on_a_real_puzzle() -> None:
