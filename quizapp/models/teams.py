@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from quizapp.extensions import db
@@ -40,6 +40,12 @@ class TeamMember(db.Model):
     "member"), when it joined and when it last did assigned work."""
 
     __tablename__ = "team_member"
+    # Exactly one owner per team is the database's rule too, not only the services': a second
+    # owner row is refused, so a hand-over demotes the old owner before promoting the new.
+    __table_args__ = (
+        Index("uq_team_member_team_id_owner", "team_id", unique=True,
+              sqlite_where=text("role = 'owner'"), postgresql_where=text("role = 'owner'")),
+    )
 
     team_id: Mapped[int] = mapped_column(ForeignKey("team.id", ondelete="CASCADE"),
                                          primary_key=True)
