@@ -17,12 +17,13 @@ from quizapp.web.http.runtime import current_time
 
 # What the answer box expects, by the puzzle's answer_kind.
 ANSWER_HINTS = {
-    "tuple": "numbers, e.g. (12, 4, 1)",
+    # Formats, not values: a concrete example would be some puzzle's own answer.
+    "tuple": "numbers in brackets, as (a, b, c)",
     "int": "a whole number",
     "bool": "yes or no",
-    "choice": "one letter, e.g. B",
-    "choices": "letters, e.g. A, C",
-    "text": "a nested list, e.g. [[0, 3], [1, 4]]",
+    "choice": "the letter of your choice",
+    "choices": "the letters of your choices, comma-separated",
+    "text": "a list as Python prints it, as [[a, b], [c, d]]",
 }
 RATING_LABELS = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
 

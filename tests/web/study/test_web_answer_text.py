@@ -38,3 +38,15 @@ def test_other_kinds_are_shown_the_way_python_writes_them():
     assert format_answer(True, "bool") == "yes" and format_answer(False, "bool") == "no"
     assert format_answer(7, "int") == "7"
     assert format_answer("[[0, 3], [1, 4]]", "text") == "[[0, 3], [1, 4]]"
+
+
+def test_no_hint_beside_the_answer_box_is_the_answer_itself():
+    # The hint shows the format to type; an example that is the puzzle's own answer (a fresh
+    # (n, 3, 4) tensor's strides are (12, 4, 1)) reads as a give-away or a trick.
+    for family, level in CASES:
+        for seed in range(100):
+            puzzle = puzzles.deal(family, level, seed)
+            if puzzle.answer_kind == "bool":
+                continue  # "yes or no" names both answers, so it tells neither
+            shown = format_answer(puzzle.answer, puzzle.answer_kind)
+            assert shown not in ANSWER_HINTS[puzzle.answer_kind], (puzzle.id, shown)
