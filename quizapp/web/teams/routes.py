@@ -275,7 +275,7 @@ def join():
 
 
 def ask_to_sign_in_with(text: str | None) -> Response:
-    """A code typed while signed out: log in (or register), then on to its invitation. Only a
+    """A code typed (or an invitation's button pressed) while signed out: log in (or register), then on to its invitation. Only a
     code that can be one goes into ``next``, in the form it is stored in; anything else is
     treated as any form posted while signed out is (back to the page it was on)."""
     code = teams.canonicalize_join_code(text)
@@ -313,7 +313,8 @@ def join_code(code: str):
 
 
 @bp.route("/join/<code>", methods=["POST"])
-@login_required
 def join_with_link(code: str):
+    if not current_user.is_authenticated:  # signed out on the invitation page: back to it
+        return ask_to_sign_in_with(code)
     form = JoinForm(formdata=None, data={"code": code[:teams.JOIN_CODE_CHARS_MAX]})
     return try_join(form, code)

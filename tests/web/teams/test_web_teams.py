@@ -239,6 +239,17 @@ def test_a_code_typed_while_signed_out_leads_through_login_to_its_invitation(app
     assert "Join “Kernels”" in visitor.get(logged_in.location).text
 
 
+def test_an_invitation_posted_while_signed_out_comes_back_to_it(app, crew):
+    """The invitation page was opened signed in, and the login ended before the button."""
+    visitor, before = crew.clients["visitor"], snapshot(app)
+    response = post(visitor, f"/join/{crew.code.lower()}")
+    assert response.status_code == 302 and response.location.startswith("/login")
+    assert parse_qs(urlsplit(response.location).query)["next"] == [f"/join/{crew.code}"]
+    junk = post(visitor, "/join/%3Cscript%3E")
+    assert parse_qs(urlsplit(junk.location).query)["next"] == ["/teams"]
+    assert snapshot(app) == before  # no code was used up
+
+
 @pytest.mark.parametrize("typed", ["", "ZZZZ", "/evil.example/x", "//evil.example",
                                    "ABCD\r\nEFGH", "A" * 200])
 def test_junk_typed_while_signed_out_goes_nowhere_but_back(app, crew, typed):
