@@ -1,4 +1,5 @@
-"""A person's own data: their review log and schedule as CSV rows, and deleting the account."""
+"""A person's own data: their review log, schedule, practice answers and team memberships as
+CSV rows, and deleting the account."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from werkzeug.security import check_password_hash
 
 from quizapp import srs
 from quizapp.markup.spreadsheet import neutralize_cell
-from quizapp.models import Item, Review, ReviewState, TeamMember, User
+from quizapp.models import Item, PracticeAttempt, Review, ReviewState, Team, TeamMember, User
 from quizapp.services.accounts import DeviceCookie, canonicalize_username, trusted_device
 from quizapp.services.errors import InvalidCredentials, ServiceError
 from quizapp.services.login_limits import (
@@ -33,12 +34,18 @@ REVIEW_HEADER = ("reviewed_at_utc", "item_key", "item_kind", "item_title", "rati
                  "duration_ms", "answer", "correct", "was_new")
 SCHEDULE_HEADER = ("item_key", "item_kind", "item_title", "due_utc", "fsrs_state",
                    "stability_days", "difficulty", "reps", "last_reviewed_at_utc", "suspended")
+PRACTICE_HEADER = ("answered_at_utc", "family", "level", "seed", "answer", "correct",
+                   "hints_used", "duration_ms")
+TEAM_HEADER = ("team", "role", "joined_utc", "last_active_utc")
 RATING_NAMES = {rating: name.capitalize() for rating, name in srs.RATINGS.items()}
 FSRS_STATES: dict[object, str] = {1: "Learning", 2: "Review", 3: "Relearning"}  # fsrs.State's values
 
 _REVIEW = Review.__table__
 _STATE = ReviewState.__table__
 _ITEM = Item.__table__
+_PRACTICE = PracticeAttempt.__table__
+_MEMBER = TeamMember.__table__
+_TEAM = Team.__table__
 
 
 class WrongConfirmation(ServiceError):
@@ -91,6 +98,42 @@ def iter_schedule_rows(session: Session, user_id: int) -> Iterator[tuple[str, ..
                format_utc(row.due), FSRS_STATES.get(state.get("state"), ""),
                format_number(state.get("stability")), format_number(state.get("difficulty")),
                str(row.reps), format_utc(row.last_reviewed_at), format_flag(row.suspended))
+
+
+def iter_practice_rows(session: Session, user_id: int) -> Iterator[tuple[str, ...]]:
+    """The user's practice answers (puzzles answered outside the schedule), oldest first; the
+    family, level and seed name the puzzle, so each can be dealt again."""
+    query = select(
+        _PRACTICE.c.answered_at, _PRACTICE.c.family, _PRACTICE.c.level, _PRACTICE.c.seed,
+        _PRACTICE.c.answer, _PRACTICE.c.correct, _PRACTICE.c.hints_used, _PRACTICE.c.duration_ms,
+    ).where(_PRACTICE.c.user_id == user_id).order_by(_PRACTICE.c.id)
+    for row in session.execute(query.execution_options(yield_per=BATCH_ROWS)):
+        yield (format_utc(row.answered_at), neutralize_cell(row.family),
+               neutralize_cell(row.level), str(row.seed), neutralize_cell(row.answer),
+               format_flag(row.correct), str(row.hints_used),
+               "" if row.duration_ms is None else str(row.duration_ms))
+
+
+def iter_team_rows(session: Session, user_id: int) -> Iterator[tuple[str, ...]]:
+    """The teams the user belongs to, first joined first: the team's name (a lead typed it),
+    the user's role and when they joined and last did assigned work."""
+    query = select(
+        _TEAM.c.name, _MEMBER.c.role, _MEMBER.c.joined_at, _MEMBER.c.last_active_at,
+    ).join(_TEAM, _TEAM.c.id == _MEMBER.c.team_id).where(
+        _MEMBER.c.user_id == user_id).order_by(_MEMBER.c.joined_at, _MEMBER.c.team_id)
+    for row in session.execute(query.execution_options(yield_per=BATCH_ROWS)):
+        yield (neutralize_cell(row.name), neutralize_cell(row.role), format_utc(row.joined_at),
+               format_utc(row.last_active_at))
+
+
+def count_practice_answers(session: Session, user_id: int) -> int:
+    return session.scalar(select(func.count()).select_from(_PRACTICE).where(
+        _PRACTICE.c.user_id == user_id)) or 0
+
+
+def count_teams(session: Session, user_id: int) -> int:
+    return session.scalar(select(func.count()).select_from(_MEMBER).where(
+        _MEMBER.c.user_id == user_id)) or 0
 
 
 def format_number(value: object) -> str:

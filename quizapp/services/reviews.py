@@ -7,11 +7,21 @@ from datetime import datetime
 from functools import cache
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Result, and_, bindparam, delete, func, select, update
+from sqlalchemy import (
+    CursorResult,
+    Result,
+    bindparam,
+    delete,
+    func,
+    literal_column,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.orm import Session, selectinload
 
-from quizapp import srs
-from quizapp.models import Item, Review, ReviewState, User
+from quizapp import puzzles, srs
+from quizapp.models import Item, PracticeAttempt, Review, ReviewState, User
 from quizapp.puzzles import MAX_RESPONSE_CHARS
 from quizapp.services.errors import Conflict, NotFound
 from quizapp.services.items import ItemState, StudyItem
@@ -197,11 +207,27 @@ def undo_review(session: Session, user: StudyUser, review_id: int, now: datetime
 
 
 @dataclass(frozen=True)
+class PracticeMiss:
+    """A wrong answer given under Practice (outside the schedule: never rated, nothing due
+    after it), as "My mistakes" lists it beside the wrong reviews."""
+
+    id: int
+    family: str
+    level: str
+    title: str
+    answer: str
+    duration_ms: int | None
+    answered_at: datetime
+    is_practice: bool = True
+
+
+@dataclass(frozen=True)
 class HistoryPage:
     """One page of a user's review history, newest first; ``first`` and ``last`` number its
-    rows within the whole history (0 and 0 when there is none)."""
+    rows within the whole history (0 and 0 when there is none). The wrong answers only
+    ("My mistakes") hold the wrong practice answers too, as PracticeMiss rows."""
 
-    reviews: list[Review]
+    reviews: list[Review | PracticeMiss]
     total: int
     page: int
     pages: int
@@ -219,11 +245,13 @@ def list_history(session: Session, user: StudyUser, page: int = 1, *,
                  wrong_only: bool = False) -> HistoryPage:
     """The user's reviews on ``page`` (1 = the newest), or ServiceError for a page number out of
     range. A page past the end shows the last page, as the question browser does.
-    ``wrong_only``: only the puzzle answers judged wrong ("My mistakes")."""
+    ``wrong_only``: only the puzzle answers judged wrong ("My mistakes"), in reviews and in
+    practice: a practice answer counts in puzzle accuracy and "Practise my mistakes" deals
+    from its misses, so the list those are read from shows it too."""
     check_page_number(page)
-    mine = Review.user_id == user.id
     if wrong_only:
-        mine = and_(mine, Review.correct.is_(False))
+        return list_mistakes(session, user, page)
+    mine = Review.user_id == user.id
     total = session.scalar(select(func.count()).select_from(Review).where(mine)) or 0
     pages = count_pages(total, HISTORY_PER_PAGE)
     page = min(page, pages)
@@ -234,4 +262,36 @@ def list_history(session: Session, user: StudyUser, page: int = 1, *,
     rows = list(session.scalars(
         select(Review).where(Review.id.in_(ids)).order_by(Review.id.desc())
         .options(selectinload(Review.item))))  # one query for the page's items, not one per row
+    return HistoryPage(list(rows), total, page, pages)
+
+
+def list_mistakes(session: Session, user: StudyUser, page: int) -> HistoryPage:
+    """The user's wrong puzzle answers, reviews and practice together, newest first."""
+    wrong = union_all(
+        select(literal_column("0").label("practice"), Review.id.label("id"),
+               Review.reviewed_at.label("at"))
+        .where(Review.user_id == user.id, Review.correct.is_(False)),
+        select(literal_column("1").label("practice"), PracticeAttempt.id.label("id"),
+               PracticeAttempt.answered_at.label("at"))
+        .where(PracticeAttempt.user_id == user.id, PracticeAttempt.correct.is_(False)),
+    ).subquery()
+    total = session.scalar(select(func.count()).select_from(wrong)) or 0
+    pages = count_pages(total, HISTORY_PER_PAGE)
+    page = min(page, pages)
+    keys = [(bool(row.practice), row.id) for row in session.execute(
+        select(wrong.c.practice, wrong.c.id)
+        .order_by(wrong.c.at.desc(), wrong.c.practice.desc(), wrong.c.id.desc())
+        .offset((page - 1) * HISTORY_PER_PAGE).limit(HISTORY_PER_PAGE))]
+    review_ids = [key for practice, key in keys if not practice]
+    practice_ids = [key for practice, key in keys if practice]
+    reviews = {review.id: review for review in session.scalars(
+        select(Review).where(Review.id.in_(review_ids)).options(selectinload(Review.item)))}
+    titles = {family["id"]: family["title"] for family in puzzles.families()}
+    misses = {attempt.id: PracticeMiss(
+        attempt.id, attempt.family, attempt.level, titles.get(attempt.family, attempt.family),
+        attempt.answer, attempt.duration_ms, attempt.answered_at)
+        for attempt in session.scalars(
+            select(PracticeAttempt).where(PracticeAttempt.id.in_(practice_ids)))}
+    rows: list[Review | PracticeMiss] = [misses[key] if practice else reviews[key]
+                                         for practice, key in keys]
     return HistoryPage(rows, total, page, pages)

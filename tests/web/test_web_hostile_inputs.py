@@ -23,6 +23,7 @@ HOSTILE = [
 GET_ROUTES = {
     "/": [], "/study": ["card", "skill", "list", "seen", "from", "undone"], "/study/history": ["page", "result"], "/study/stats": [], "/settings": [], "/register": [],
     "/settings/reviews.csv": [], "/settings/schedule.csv": [],
+    "/settings/practice.csv": [], "/settings/teams.csv": [],
     "/healthz": [], "/assets/pygments.css": [], "/login": ["next"],
     "/questions": ["level", "concept", "importance", "mine", "q", "sort", "page"],
     "/questions/<string:key>": ["<path>"], "/static/<path:filename>": ["<path>"],

@@ -1,4 +1,5 @@
-"""Your data: download the review log and the schedule as CSV, and delete the account."""
+"""Your data: download the review log, schedule, practice answers and teams as CSV, and delete
+the account."""
 
 from __future__ import annotations
 
@@ -69,6 +70,20 @@ def reviews_csv():
 def schedule_csv():
     """Each rated item's due time and FSRS memory state."""
     return send_csv("schedule", account_data.SCHEDULE_HEADER, account_data.iter_schedule_rows)
+
+
+@bp.route("/settings/practice.csv")
+@login_required
+def practice_csv():
+    """Every practice answer the user gave (outside the schedule), oldest first."""
+    return send_csv("practice", account_data.PRACTICE_HEADER, account_data.iter_practice_rows)
+
+
+@bp.route("/settings/teams.csv")
+@login_required
+def teams_csv():
+    """The teams the user belongs to: name, role, when they joined."""
+    return send_csv("teams", account_data.TEAM_HEADER, account_data.iter_team_rows)
 
 
 def render_refusal(form: DeleteAccountForm, status: int, headers: dict[str, str] | None = None):

@@ -41,5 +41,7 @@ def render_settings_page(settings_form: SettingsForm, password_form: PasswordFor
         shown_settings=shown_settings or sign_shown_settings(read_settings(current_user)),
         delete_form=delete_form or DeleteAccountForm(formdata=None),
         review_count=account_data.count_reviews(db.session, current_user.id),
+        practice_count=account_data.count_practice_answers(db.session, current_user.id),
+        team_count=account_data.count_teams(db.session, current_user.id),
         owned_teams=teams.list_owned_teams(db.session, current_user.id),
         logins=accounts.list_logins(db.session, current_user.id, current_user.login_id)), status
