@@ -107,6 +107,7 @@ def test_settings_links_both_files_with_their_row_counts(app, client, clock):
     page = client.get("/settings").text
     assert "Download your practice answers (CSV, 1 row)" in page
     assert "Download your teams (CSV, 1 row)" in page
+    assert "your practice answers, your team memberships, what you suspended" in page
 
 
 def test_both_files_need_a_signed_in_account(client):
