@@ -195,7 +195,7 @@ def test_pages_shown_again_with_an_error_say_so_in_their_title(client, bank):
         explorer = client.get("/explorer", query_string={"expr": expr})
         assert explorer.status_code == status
         assert "<title>Error: Explorer · quizapp</title>" in explorer.text
-        field = re.search(r'<input id="expr"[^>]*>', explorer.text).group(0)
+        field = re.search(r'<textarea id="expr"[^>]*>', explorer.text).group(0)
         assert 'aria-invalid="true"' in field and 'aria-describedby="expr-problem"' in field
         assert explorer.text.count('id="expr-problem"') == 1
     # A view torch refuses is the explorer's answer, not a mistake in the field.
