@@ -283,8 +283,9 @@ class _ChainParser:
             raise ExpressionError("expected name = chain: in-place arithmetic such as += is not "
                                   "part of the language", self.column(node))
         kind = type(node).__name__.lower()
-        raise ExpressionError(f"expected name = chain or a chain on each line, got a {kind} "
-                              "statement", self.column(node))
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise ExpressionError(f"expected name = chain or a chain on each line, got {article} "
+                              f"{kind} statement", self.column(node))
 
     def chain(self, node: ast.expr, nested: bool) -> Chain:
         nodes = self.unwind(node)

@@ -119,6 +119,7 @@ def outside(text: str) -> dict:
     ("x = torch.arange(6)\ntorch = x", "other than torch", 1),
     ("x = torch.arange(6)\nprint(x)", "without print(...)", 1),
     ("x = torch.arange(6)\nfor i in x: i", "got a for statement", 1),
+    ("import os\nx = torch.arange(6)", "got an import statement", 0),
     ("x = torch.arange(6)\nx.view_as(q)", "got q, which no earlier line binds", 1),
     ("x = torch.arange(6)\ny = x.t(", "lines such as x = torch.arange(6)", 0),
     ("x = torch.arange(6)\n  y = x.t()", "start at the left edge", 0),
