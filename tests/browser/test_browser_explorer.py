@@ -117,3 +117,12 @@ def test_a_program_of_lines_fits_and_keeps_its_lines(browser, live_server, width
         page.locator(".explorer-form button[type=submit]").click()
     assert page.locator("pre.output").inner_text() == "[5, 4, 3, 2, 1, 0]"
     page.context.close()
+
+
+def test_a_program_example_shows_one_line_per_line(page, live_server):
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.goto(f"{live_server['url']}/explorer")
+    example = page.locator(".examples code", has_text="y = x.t()")
+    lines = example.inner_text().splitlines()
+    assert len(lines) >= 2 and lines[0].startswith("x = "), lines
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
