@@ -40,7 +40,13 @@ def compute_items_done(required: Collection[int], reviewed: Collection[int]) -> 
     """(how many of the step's ``required`` items were ``reviewed``, whether that is each of
     them). A step with nothing left to review (every item retired from the bank) is done."""
     count = sum(item in reviewed for item in required)
-    return count, count == len(required)
+    return count, compute_count_done(count, len(required))
+
+
+def compute_count_done(reviewed: int, required: int) -> bool:
+    """A question or skills step is done once ``reviewed`` reaches its ``required`` count
+    (a step whose items all left the bank requires none, so it is done)."""
+    return reviewed == required
 
 
 def compute_start(assigned_at: datetime, joined_at: datetime | None) -> datetime:

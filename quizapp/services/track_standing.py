@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import or_, select, tuple_, update
+from sqlalchemy import Integer, and_, column, func, or_, select, tuple_, update, values
 from sqlalchemy.orm import Session
 
 from quizapp.models import (
@@ -29,7 +29,7 @@ from quizapp.services.track_progress import (
     SET,
     StepProgress,
     TrackProgress,
-    compute_items_done,
+    compute_count_done,
     compute_set_done,
     compute_start,
     compute_status,
@@ -129,7 +129,7 @@ def compute_progress(session: Session, holders: Sequence[Holder], now: datetime
     """Each holder's standing on their track: a set step done by an attempt recorded for it at
     or above its pass mark, a question or skills step by a review of each of its items (still
     in the bank) since the assignment started for them. At most six queries, however many
-    holders."""
+    holders (two more a round for a member given one track twice, see _split_rounds)."""
     if not holders:
         return []
     track_ids = sorted({h.track_id for h in holders})
@@ -142,54 +142,46 @@ def compute_progress(session: Session, holders: Sequence[Holder], now: datetime
         select(User.id, User.username).where(User.id.in_(user_ids)))}
     listed = [step for track_steps in steps.values() for step in track_steps if step.kind != SET]
     items = resolve_step_items(session, listed)
-    item_ids = sorted({item for step in items.values() for item in step.offered})
-    # The last review of each member's step item: done if it came after the start. The
-    # review state keeps it (a rating sets it, an undo puts the one before back): one row a
-    # (user, item) on its unique index, where the review log has one a rating.
-    last_review: dict[tuple[int, int], datetime] = {}
-    if item_ids:
-        for user_id, item_id, at in session.execute(
-                select(ReviewState.user_id, ReviewState.item_id, ReviewState.last_reviewed_at)
-                .where(ReviewState.user_id.in_(user_ids), ReviewState.item_id.in_(item_ids),
-                       ReviewState.last_reviewed_at.is_not(None))):
-            if at is not None:
-                last_review[(user_id, item_id)] = at
-    set_steps = [step.id for track_steps in steps.values() for step in track_steps
-                 if step.kind == SET]
-    scores: dict[tuple[int, int], list[tuple[int, datetime]]] = {}
-    if set_steps:
-        for taker, step_id, score, finished in session.execute(
-                select(SetAttempt.user_id, SetAttempt.step_id, SetAttempt.score,
-                       SetAttempt.finished_at)
-                .where(SetAttempt.step_id.in_(set_steps), SetAttempt.user_id.in_(user_ids),
-                       SetAttempt.finished_at.is_not(None))):
-            if taker is not None and step_id is not None and finished is not None:
-                scores.setdefault((taker, step_id), []).append((score or 0, finished))
+    # SQL compares the review times with each holder's start and sums per (member, step), so
+    # Python reads a few figures a step, not every review's time.
+    round_of, rounds = _split_rounds(holders)
+    set_steps = {track_id: [step.id for step in track_steps if step.kind == SET]
+                 for track_id, track_steps in steps.items()}
+    step_items = [(track_id, step.id, item) for track_id, track_steps in steps.items()
+                  for step in track_steps if step.kind != SET for item in items[step.id].offered]
+    reviewed: dict[tuple[int, int, int], tuple[int, datetime | None]] = {}
+    taken: dict[tuple[int, int, int], tuple[int, int | None, datetime | None]] = {}
+    for number, cohorts in enumerate(rounds):
+        for (user_id, step_id), found in _count_step_reviews(session, cohorts,
+                                                             step_items).items():
+            reviewed[(number, user_id, step_id)] = found
+        set_cohorts = {key: users for key, users in cohorts.items() if set_steps[key[0]]}
+        for (user_id, step_id), figures in _sum_set_attempts(session, set_cohorts,
+                                                             set_steps).items():
+            taken[(number, user_id, step_id)] = figures
     results = []
-    for holder in holders:
+    for n, holder in enumerate(holders):
         title, team_id, team_name = tracks[holder.track_id]
         shown, active = [], []
         for step in steps[holder.track_id]:
             due = compute_step_due(step.due_at, holder.assignment_due, holder.person_due)
             if step.kind == SET:
-                taken = [(s, at) for s, at in scores.get((holder.user_id, step.id), ())
-                         if at >= holder.started_at]
-                active += [at for _, at in taken]
-                done = compute_set_done((s for s, _ in taken), step.items, step.pass_mark)
+                attempts, best, last = taken.get((round_of[n], holder.user_id, step.id),
+                                                   (0, None, None))
+                if last is not None:
+                    active.append(last)
+                done = compute_set_done(() if best is None else (best,), step.items,
+                                        step.pass_mark)
                 shown.append(StepProgress(
                     step.id, step.position, step.kind, step.title, done,
                     compute_status(done, due, now, not step.gone), due, step.items,
-                    best_score=max((s for s, _ in taken), default=None),
-                    pass_mark=step.pass_mark, attempts=len(taken)))
+                    best_score=best, pass_mark=step.pass_mark, attempts=attempts))
                 continue
             required = items[step.id].offered
-            reviewed = set()
-            for item in required:
-                last = last_review.get((holder.user_id, item))
-                if last is not None and last >= holder.started_at:
-                    reviewed.add(item)
-                    active.append(last)
-            count, done = compute_items_done(required, reviewed)
+            count, last = reviewed.get((round_of[n], holder.user_id, step.id), (0, None))
+            if last is not None:
+                active.append(last)
+            done = compute_count_done(count, len(required))
             shown.append(StepProgress(step.id, step.position, step.kind, step.title, done,
                                       compute_status(done, due, now), due, len(required),
                                       reviewed=count))
@@ -199,6 +191,81 @@ def compute_progress(session: Session, holders: Sequence[Holder], now: datetime
             username=names.get(holder.user_id, ""), last_activity=max(active, default=None)))
     return results
 
+
+Cohorts = dict[tuple[int, datetime], list[int]]  # (track id, start) -> user ids
+
+
+def _split_rounds(holders: Sequence[Holder]) -> tuple[list[int], list[Cohorts]]:
+    """Each holder's round, and each round's cohorts. A member given one track twice from
+    different starts has one start a round, so a round's rows summed by (member, step) never
+    mix two starts; most teams need one round."""
+    starts: dict[tuple[int, int], list[datetime]] = {}
+    for holder in holders:
+        known = starts.setdefault((holder.user_id, holder.track_id), [])
+        if holder.started_at not in known:
+            known.append(holder.started_at)
+    round_of: list[int] = []
+    rounds: list[dict[tuple[int, datetime], set[int]]] = []
+    for holder in holders:
+        number = starts[(holder.user_id, holder.track_id)].index(holder.started_at)
+        round_of.append(number)
+        while len(rounds) <= number:
+            rounds.append({})
+        rounds[number].setdefault((holder.track_id, holder.started_at), set()).add(
+            holder.user_id)
+    return round_of, [{key: sorted(users) for key, users in sorted(cohorts.items())}
+                      for cohorts in rounds]
+
+
+def _count_step_reviews(session: Session, cohorts: Cohorts,
+                        step_items: Sequence[tuple[int, int, int]]
+                        ) -> dict[tuple[int, int], tuple[int, datetime | None]]:
+    """(user id, step id) -> (how many of the step's items they reviewed since their start,
+    the last such review). The review state keeps each (user, item)'s last review (a rating
+    sets it, an undo puts the one before back): one row a pair, found on its unique index.
+    An item listed twice in a step counts twice, as the step requires it twice."""
+    if not cohorts or not step_items:
+        return {}
+    step_item = values(column("track_id", Integer), column("step_id", Integer),
+                       column("item_id", Integer), name="step_item").data(
+        list(step_items)).cte("step_item")
+    users = sorted({user for members in cohorts.values() for user in members})
+    since = or_(*(and_(step_item.c.track_id == track_id, ReviewState.user_id.in_(members),
+                       ReviewState.last_reviewed_at >= start)
+                  for (track_id, start), members in cohorts.items()))
+    found: dict[tuple[int, int], tuple[int, datetime | None]] = {}
+    for user_id, step_id, count, last in session.execute(
+            select(ReviewState.user_id, step_item.c.step_id, func.count(),
+                   func.max(ReviewState.last_reviewed_at))
+            .select_from(step_item)
+            .join(ReviewState, ReviewState.item_id == step_item.c.item_id)
+            .where(ReviewState.user_id.in_(users), since)
+            .group_by(ReviewState.user_id, step_item.c.step_id)):
+        found[(user_id, step_id)] = (count, last)
+    return found
+
+
+def _sum_set_attempts(session: Session, cohorts: Cohorts, set_steps: dict[int, list[int]]
+                      ) -> dict[tuple[int, int], tuple[int, int | None, datetime | None]]:
+    """(user id, step id) -> (finished attempts recorded for the set step since their start,
+    the best score, when the last finished). The best passes if any does: passing only grows
+    with the score."""
+    if not cohorts:
+        return {}
+    users = sorted({user for members in cohorts.values() for user in members})
+    since = or_(*(and_(SetAttempt.step_id.in_(set_steps[track_id]),
+                       SetAttempt.user_id.in_(members), SetAttempt.finished_at >= start)
+                  for (track_id, start), members in cohorts.items()))
+    found: dict[tuple[int, int], tuple[int, int | None, datetime | None]] = {}
+    for user_id, step_id, attempts, best, last in session.execute(
+            select(SetAttempt.user_id, SetAttempt.step_id, func.count(),
+                   func.max(func.coalesce(SetAttempt.score, 0)), func.max(SetAttempt.finished_at))
+            .where(SetAttempt.user_id.in_(users),
+                   SetAttempt.step_id.in_(sorted({s for t, _ in cohorts for s in set_steps[t]})),
+                   SetAttempt.finished_at.is_not(None), since)
+            .group_by(SetAttempt.user_id, SetAttempt.step_id)):
+        found[(user_id, step_id)] = (attempts, best, last)
+    return found
 
 def load_team_progress(session: Session, team_id: int, now: datetime, *,
                        track_ids: Sequence[int] | None = None) -> list[MemberProgress]:
