@@ -4,12 +4,20 @@ its server is installed; see postgres_support.py), a fake clock, recorded puzzle
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
-from webtest_support import MIGRATIONS, FakeClock, SeedSequence, concepts_for, make_card
+from webtest_support import (
+    MIGRATIONS,
+    FakeClock,
+    SeedSequence,
+    concepts_for,
+    executed_statements,
+    make_card,
+)
 
 from quizapp import create_app, puzzles
 from quizapp.extensions import db
@@ -153,3 +161,23 @@ def skill_bank(app, sample_cards, clock):
         load_bank(db.session, sample_cards, concepts_for(sample_cards, families), families,
                   clock())
     return sample_cards
+
+
+@pytest.fixture
+def plans(app):
+    """plans(client, path) -> [(statement, its EXPLAIN QUERY PLAN steps)] of one GET."""
+    with app.app_context():
+        path = Path(app.instance_path) / "quizapp.db"
+
+    def explain(client, url: str) -> list[tuple[str, list[str]]]:
+        with executed_statements(app) as executed:
+            assert client.get(url).status_code == 200, url
+        with sqlite3.connect(path) as connection:
+            return [(statement, [row[3] for row in connection.execute(
+                        "EXPLAIN QUERY PLAN " + statement, parameters).fetchall()])
+                    for statement, parameters in executed
+                    if statement.lstrip().upper().startswith("SELECT")]
+
+    yield explain
+    with app.app_context():
+        db.engine.dispose()

@@ -5,36 +5,12 @@ reviews. Each statement a page runs is explained by SQLite with its own paramete
 from __future__ import annotations
 
 import re
-import sqlite3
-from pathlib import Path
 
 import pytest
-from webtest_support import executed_statements, rate_current, register
-
-from quizapp.extensions import db
+from webtest_support import rate_current, register
 
 pytestmark = pytest.mark.sqlite_only
 TOUCHES_CARD_OR_SKILL = re.compile(r"\b(SCAN|SEARCH) (card|skill)\b")
-
-
-@pytest.fixture
-def plans(app):
-    """plans(client, path) -> [(statement, its EXPLAIN QUERY PLAN steps)] of one GET."""
-    with app.app_context():
-        path = Path(app.instance_path) / "quizapp.db"
-
-    def explain(client, url: str) -> list[tuple[str, list[str]]]:
-        with executed_statements(app) as executed:
-            assert client.get(url).status_code == 200, url
-        with sqlite3.connect(path) as connection:
-            return [(statement, [row[3] for row in connection.execute(
-                        "EXPLAIN QUERY PLAN " + statement, parameters).fetchall()])
-                    for statement, parameters in executed
-                    if statement.lstrip().upper().startswith("SELECT")]
-
-    yield explain
-    with app.app_context():
-        db.engine.dispose()
 
 
 @pytest.fixture

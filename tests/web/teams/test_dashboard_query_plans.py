@@ -5,48 +5,24 @@ own parameters."""
 from __future__ import annotations
 
 import re
-import sqlite3
-from pathlib import Path
 
 import pytest
 from dashboard_support import build_team, review_cards, take_set
-from webtest_support import executed_statements
-
-from quizapp.extensions import db
 
 pytestmark = pytest.mark.sqlite_only
 FULL_SCAN = re.compile(r"^SCAN ([a-z_]+)\b(?! USING)")  # not "SCAN 5 CONSTANT ROWS" (a VALUES list)
 ROLES = (("olive", "owner"), ("leah", "lead"), ("mia", "member"), ("max", "member"))
 
 
-@pytest.fixture
-def explain(app):
-    with app.app_context():
-        path = Path(app.instance_path) / "quizapp.db"
-
-    def run(client, url: str) -> list[tuple[str, list[str]]]:
-        with executed_statements(app) as executed:
-            assert client.get(url).status_code == 200, url
-        with sqlite3.connect(path) as connection:
-            return [(statement, [row[3] for row in connection.execute(
-                        "EXPLAIN QUERY PLAN " + statement, parameters).fetchall()])
-                    for statement, parameters in executed
-                    if statement.lstrip().upper().startswith("SELECT")]
-
-    yield run
-    with app.app_context():
-        db.engine.dispose()
-
-
 @pytest.mark.parametrize("suffix", ["dashboard", "dashboard.csv"])
-def test_the_dashboard_reads_through_indexes_in_few_statements(app, bank, clock, explain,
+def test_the_dashboard_reads_through_indexes_in_few_statements(app, bank, clock, plans,
                                                                suffix):
     built = build_team(app, clock, ROLES)
     for name in ("mia", "max"):
         take_set(app, clock, built, name, ["knew", "didnt", "knew", "knew"])
         review_cards(app, clock, built.clients[name], name, {"alpha-stride": 3, "beta-view": 1})
-    explained = explain(built.clients["leah"], f"/teams/{built.team_id}/dashboard"
-                        .replace("dashboard", suffix))
+    explained = plans(built.clients["leah"], f"/teams/{built.team_id}/dashboard"
+                      .replace("dashboard", suffix))
     # The login and session reads, then the dashboard's own; the count does not grow with
     # the members, steps or reviews (each reads all it needs at once).
     assert len(explained) <= 20, [statement for statement, _ in explained]
