@@ -69,7 +69,8 @@ def run_document(expr: object, backend: Backend) -> dict:
 
     A program of named lines adds ``lines`` (each line's code and the name it binds) and gives
     each step its ``line`` and its ``input`` (the step whose tensor it takes; None for a
-    constructor); a lone chain's document has neither, so it keeps its form."""
+    constructor), and its error the ``line`` that failed (None for a line refused before it
+    was read); a lone chain's document has none of these, so it keeps its form."""
     return run_program(expr, backend)[0]
 
 
@@ -111,11 +112,13 @@ def run_program(expr: object, backend: Backend) -> tuple[dict, list[Any], StepFa
                     current, why = run_step(backend, current, step, alive, bound)
                 except ExpressionError as exc:
                     exc.step = index
-                    doc["error"] = _expression_error(exc)
+                    doc["error"] = _expression_error(exc, program.named, number)
                     return doc, tensors, None
                 except StepFailed as exc:
                     doc["error"] = {"type": exc.type_name, "message": exc.message, "step": index,
                                     "why": exc.why}
+                    if program.named:
+                        doc["error"]["line"] = number
                     return doc, tensors, exc
             entry = {"code": step.code, **backend.layout(current)}
             entry["storage"] = storages.setdefault(entry["storage"], len(storages))
@@ -127,13 +130,14 @@ def run_program(expr: object, backend: Backend) -> tuple[dict, list[Any], StepFa
             made = index
         if line.chain.error is not None:
             line.chain.error.step = len(doc["steps"])
-            doc["error"] = _expression_error(line.chain.error)
+            doc["error"] = _expression_error(line.chain.error, program.named, number)
             return doc, tensors, None
         if line.target is not None:
             bound[line.target], roots[line.target] = (current, made), root
     if program.error is not None:
         program.error.step = len(doc["steps"])
-        doc["error"] = _expression_error(program.error)
+        # the refused line was never read, so it has no entry in lines to name
+        doc["error"] = _expression_error(program.error, program.named, None)
         return doc, tensors, None
     if values_allowed(backend.shape(current)):
         doc["values"] = backend.values(current, root)
@@ -194,6 +198,11 @@ def _resolve(backend: Backend, chain: Chain, alive: list, names: dict) -> Any:
     return nested
 
 
-def _expression_error(exc: ExpressionError) -> dict:
-    return {"type": "ExpressionError", "message": str(exc), "step": exc.step,
-            "why": exc.why or _OUTSIDE}
+def _expression_error(exc: ExpressionError, named: bool = False,
+                      line: int | None = None) -> dict:
+    """The error entry; a program's names the line it belongs to (None: a line never read)."""
+    error = {"type": "ExpressionError", "message": str(exc), "step": exc.step,
+             "why": exc.why or _OUTSIDE}
+    if named:
+        error["line"] = line
+    return error

@@ -167,3 +167,33 @@ def test_columns_count_from_the_start_of_the_text() -> None:
     text = "  x = torch.arange(6)\ny = x.foo()"
     column = int(outside(text)["error"]["message"].split(":")[0].removeprefix("column "))
     assert text[column - 1:].startswith(".foo")
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize(("text", "line", "steps", "kind"), [
+    # the failing line's first step: a bare name is no step of its own, so .view(12) is it
+    ("x = torch.arange(12).view(3, 4)\ny = x.t()\ny.view(12)", 2, 3, "RuntimeError"),
+    # part-way: .t() runs as line 1's first step, then .view(12) fails
+    ("x = torch.arange(12).view(3, 4)\nz = x.t().view(12)\nz", 1, 3, "RuntimeError"),
+    # a later line with its own constructor, failing after it
+    ("x = torch.arange(6)\ny = torch.arange(6).view(4)", 1, 2, "RuntimeError"),
+    # a line the engine reads but cannot run past .foo
+    ("x = torch.arange(6)\ny = x.view(2, 3).foo()\ny", 1, 2, "ExpressionError"),
+])
+def test_the_error_names_the_line_that_failed(text: str, line: int, steps: int, kind: str) -> None:
+    doc = explain(text)
+    assert without_why(doc) == without_why(torch_explain(text))
+    assert doc["error"]["type"] == kind and doc["error"]["step"] == steps == len(doc["steps"])
+    assert doc["error"]["line"] == line < len(doc["lines"])
+    assert all(step["line"] <= line for step in doc["steps"])
+
+
+def test_a_line_that_cannot_be_read_is_named_by_none() -> None:
+    """A line refused before it is read has no entry in lines: the error's line is None."""
+    doc = explain("x = torch.arange(6)\nz.t()")
+    assert len(doc["lines"]) == 1 and doc["error"]["line"] is None
+
+
+def test_a_lone_chain_error_names_no_line() -> None:
+    assert "line" not in explain("torch.arange(12).view(3, 4).t().view(12)")["error"]
+    assert "line" not in explain("torch.arange(6).foo()")["error"]

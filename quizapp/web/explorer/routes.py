@@ -66,8 +66,8 @@ def index():
     values = None if doc["values"] is None else format_values(doc["values"])
     chain = compute_chain_views(expr, doc=doc)
     return render_template("explorer.html", expr=expr, doc=doc, values=values, problem=None,
-                           examples=EXAMPLES, chain=chain, rows=compute_step_rows(doc)
-                           ), compute_status(doc)
+                           examples=EXAMPLES, chain=chain, rows=compute_step_rows(doc),
+                           error_line=compute_error_line(doc)), compute_status(doc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +83,10 @@ class StepRow:
 
 def compute_step_rows(doc: dict) -> list[StepRow]:
     """The table's rows: a lone chain's steps each take the one before; a program's steps
-    carry their line and input (explain's ``lines``, ``line`` and ``input``)."""
+    carry their line and input (explain's ``lines``, ``line`` and ``input``). The line that
+    failed binds nothing, so its steps name no binding."""
     steps, lines = doc["steps"], doc.get("lines")
+    failed = (doc.get("error") or {}).get("line")
     rows = []
     for number, step in enumerate(steps):
         if lines is None:
@@ -94,8 +96,20 @@ def compute_step_rows(doc: dict) -> list[StepRow]:
         first = number == 0 or steps[number - 1]["line"] != line
         last = number == len(steps) - 1 or steps[number + 1]["line"] != line
         rows.append(StepRow(number, step, step["input"], lines[line]["code"] if first else None,
-                            lines[line]["name"] if last else None))
+                            lines[line]["name"] if last and line != failed else None))
     return rows
+
+
+def compute_error_line(doc: dict) -> str | None:
+    """The code of a program's failing line when none of its steps heads it in the table (it
+    failed at its first step), so the error row still says which line it belongs to."""
+    error, lines = doc.get("error"), doc.get("lines")
+    if not error or lines is None or error.get("line") is None:
+        return None
+    steps = doc["steps"]
+    if steps and steps[-1]["line"] == error["line"]:
+        return None  # its heading already stands above its steps
+    return lines[error["line"]]["code"]
 
 
 def format_values(values: object) -> str:

@@ -73,3 +73,40 @@ def test_a_refused_view_in_a_program_offers_the_program_rerun(client):
         program.replace("y.view(24)", "y.contiguous().view(24)")]
     for rerun in reruns:
         assert explain(unquote_plus(rerun))["error"] is None
+
+
+def heads_and_error(text: str) -> list[str]:
+    """The table's line headings in order, with ERROR where the error row stands."""
+    body = text.split('<tbody>')[1].split('</tbody>')[0]
+    return re.findall(r'<th colspan="7" scope="rowgroup"><code>([^<]*)</code>', body.split(
+        '<tr class="error-row">')[0]) + (["ERROR"] if '<tr class="error-row">' in body else [])
+
+
+def test_the_failing_line_heads_the_error(client):
+    """y.view(12) fails at the line's first step: its heading still comes before the error."""
+    program = "x = torch.arange(12).view(3, 4)\ny = x.t()\ny.view(12)"
+    page = client.get("/explorer", query_string={"expr": program})
+    assert page.status_code == 200
+    text = html.unescape(page.text)
+    assert heads_and_error(text) == ["x = torch.arange(12).view(3, 4)", "y = x.t()", "y.view(12)",
+                                     "ERROR"]
+    assert "view size is not compatible" in text
+    # the line that failed binds nothing, so no name follows its steps
+    assert re.findall(r'<span class="binds">→ <code>(\w+)</code>', text) == ["x", "y"]
+
+
+def test_a_line_failing_part_way_is_headed_once(client):
+    program = "x = torch.arange(12).view(3, 4)\nz = x.t().view(12)\nz"
+    text = html.unescape(client.get("/explorer", query_string={"expr": program}).text)
+    assert heads_and_error(text) == ["x = torch.arange(12).view(3, 4)", "z = x.t().view(12)",
+                                     "ERROR"]
+    assert re.findall(r'<span class="binds">→ <code>(\w+)</code>', text) == ["x"]
+
+
+def test_a_line_outside_the_language_at_its_first_step_is_headed(client):
+    program = "x = torch.arange(6)\ny = x.foo()"
+    page = client.get("/explorer", query_string={"expr": program})
+    assert page.status_code == 422
+    # the heading is the part of the line that was read (lines[1] of the document)
+    assert explain(program)["lines"][1]["code"] == "y = x"
+    assert heads_and_error(html.unescape(page.text)) == ["x = torch.arange(6)", "y = x", "ERROR"]
