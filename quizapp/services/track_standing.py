@@ -264,8 +264,10 @@ def _sum_set_attempts(session: Session, cohorts: Cohorts, set_steps: dict[int, l
                    SetAttempt.step_id.in_(sorted({s for t, _ in cohorts for s in set_steps[t]})),
                    SetAttempt.finished_at.is_not(None), since)
             .group_by(SetAttempt.user_id, SetAttempt.step_id)):
+        assert user_id is not None and step_id is not None  # both are in the IN lists above
         found[(user_id, step_id)] = (attempts, best, last)
     return found
+
 
 def load_team_progress(session: Session, team_id: int, now: datetime, *,
                        track_ids: Sequence[int] | None = None) -> list[MemberProgress]:
