@@ -115,6 +115,44 @@ def test_progress_fits_reads_and_names_its_charts(browser, live_server, tmp_path
     context.close()
 
 
+# Each choice label of the practice form: its text's lines (distinct line boxes of its text),
+# where its checkbox sits, and the middle of its first line.
+CHOICE_LABELS_JS = """() => [...document.querySelectorAll(".practice-choice label.check")].map(label => {
+  const box = label.querySelector("input").getBoundingClientRect();
+  // the line boxes of its text nodes (an element's own box may span several lines)
+  const rects = [];
+  const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    rects.push(...[...range.getClientRects()].filter(r => r.width > 0 && r.height > 0));
+  }
+  // fragments of one line box start within a few pixels of each other
+  const tops = rects.map(r => r.top).sort((a, b) => a - b);
+  const lines = tops.filter((top, i) => i === 0 || top - tops[i - 1] > 6).length;
+  const first = rects.reduce((a, r) => (r.top < a.top ? r : a), rects[0]);
+  return {text: label.textContent.trim().replace(/\\s+/g, " "), lines,
+          boxLeft: Math.round(box.left), boxMiddle: box.top + box.height / 2,
+          lineMiddle: first.top + first.height / 2, textLeft: Math.round(first.left),
+          group: label.closest("fieldset").querySelector("legend").textContent.trim()};
+})"""
+
+
+def check_choice_labels(page) -> None:
+    """Every level and family label reads on at most two lines, its checkbox beside its first
+    line, and within each group the boxes (and the text after them) line up in one column."""
+    labels = page.evaluate(CHOICE_LABELS_JS)
+    assert len(labels) > 5, labels
+    assert [(lab["text"], lab["lines"]) for lab in labels if lab["lines"] > 2] == []
+    assert [lab["text"] for lab in labels
+            if abs(lab["boxMiddle"] - lab["lineMiddle"]) > 4] == []
+    for group in {lab["group"] for lab in labels}:
+        members = [lab for lab in labels if lab["group"] == group]
+        assert len({lab["boxLeft"] for lab in members}) == 1, members
+        assert max(lab["textLeft"] for lab in members) - min(
+            lab["textLeft"] for lab in members) <= 1, members
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_practice_fits_a_phone_and_reads_in_both_themes(browser, live_server, scheme):
     """The choice, a puzzle with a hint open, and the result with its worked solution."""
@@ -127,6 +165,9 @@ def test_practice_fits_a_phone_and_reads_in_both_themes(browser, live_server, sc
     page.goto(f"{base}/practice")
     widths["/practice"] = page.evaluate("document.documentElement.scrollWidth")
     faint += low_contrast(page, "/practice", set())
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"practice-choice-{scheme}.png"), full_page=True)
+    check_choice_labels(page)
     page.get_by_role("checkbox", name="principal", exact=True).check()
     with page.expect_navigation():
         page.get_by_role("button", name="Start practising").click()
