@@ -151,6 +151,7 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
     readiness: dict[int, teams.Readiness] = {}
     states: dict[int, dict[int, dict[str, object]]] = {}
     known: dict[int, dict[tuple[int, datetime], float | None]] = {}
+    curves: dict[int, dict[int, srs.Curve | None]] = {}  # user id -> item id -> curve
 
     def load_figures(user_ids: Sequence[int], *, with_progress: bool = True,
                      with_readiness: bool = True) -> None:
@@ -165,7 +166,7 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
                 readiness[user_id] = teams.compute_readiness(
                     track_items, states.get(user_id, {}),
                     teams.compute_recall_moment(holders[user_id].due_at, now),
-                    known.setdefault(user_id, {}))
+                    known.setdefault(user_id, {}), curves=curves.setdefault(user_id, {}))
 
     def build(user_ids: Sequence[int]) -> list[teams.MemberRow]:
         members = []
@@ -215,7 +216,7 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
                 step_recall[user_id, cell.step.id] = teams.compute_readiness(
                     step_items.get(cell.step.id, {}), states.get(user_id, {}),
                     teams.compute_recall_moment(cell.result.due_at, now), known[user_id],
-                    per_concept=False)
+                    per_concept=False, curves=curves[user_id])
     return Dashboard(membership, choices, track, shown_steps, tuple(rows), chosen, paged, grid,
                      readiness, {key: teams.Tally(*count) for key, count in counts.items()},
                      step_recall, now)

@@ -1,7 +1,7 @@
 """Spaced repetition for quizapp: a thin, deterministic wrapper around the fsrs library."""
 
 from quizapp.srs.intervals import canonicalize_utc, format_interval
-from quizapp.srs.memory import Memory, compute_memory, compute_recall
+from quizapp.srs.memory import Curve, Memory, compute_curve, compute_memory, compute_recall
 from quizapp.srs.queue import compute_remaining, plan_session
 from quizapp.srs.rating import AGAIN, EASY, GOOD, HARD, RATINGS, suggest_rating, validate_rating
 from quizapp.srs.scheduling import (
@@ -53,6 +53,7 @@ __all__ = [
     "HARD",
     "MAXIMUM_INTERVAL_DAYS",
     "MAXIMUM_INTERVAL_RANGE",
+    "Curve",
     "Memory",
     "RATINGS",
     "ReviewResult",
@@ -62,6 +63,7 @@ __all__ = [
     "compute_day_start_after",
     "compute_named_zone",
     "compute_user_zone",
+    "compute_curve",
     "compute_memory",
     "compute_recall",
     "compute_remaining",

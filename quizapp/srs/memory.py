@@ -63,14 +63,26 @@ def compute_memory(state: Mapping[str, object], now: datetime, zone: tzinfo | in
                   elapsed_days=elapsed)
 
 
-def compute_recall(state: Mapping[str, object], moment: datetime) -> float | None:
-    """fsrs's chance of recalling, at ``moment``, the item ``state`` describes: its
-    retrievability with whole 24-hour periods since the last review, as fsrs counts them
-    (Scheduler.get_card_retrievability); None for an item never reviewed.
+@dataclass(frozen=True)
+class Curve:
+    """An item's forgetting curve: its last review and stability, read once from its state so
+    a page can project it at many moments (a track's due and each of its steps')."""
+
+    last_review: datetime
+    stability: float
+
+    def recall_at(self, moment: datetime) -> float:
+        """fsrs's retrievability at ``moment``: whole 24-hour periods since the last review."""
+        elapsed = max(0, (canonicalize_utc(moment) - self.last_review).days)
+        # fsrs's forgetting curve with the pinned scheduler's own constants (see the golden test).
+        return float((1 + _SCHEDULER._FACTOR * elapsed / self.stability) ** _SCHEDULER._DECAY)
+
+
+def compute_curve(state: Mapping[str, object]) -> Curve | None:
+    """The forgetting curve of the item ``state`` describes; None for an item never reviewed.
 
     It reads the stability and the last review only, without rebuilding and checking the whole
-    card as compute_memory does, so a page can project thousands of states (a team's) at once;
-    either field not as review writes it raises ValueError.
+    card as compute_memory does; either field not as review writes it raises ValueError.
     """
     last, stability = state.get("last_review"), state.get("stability")
     if last is None or stability is None:
@@ -83,6 +95,14 @@ def compute_recall(state: Mapping[str, object], moment: datetime) -> float | Non
         last_review = canonicalize_utc(datetime.fromisoformat(last), "state last_review")
     except (TypeError, ValueError) as exc:
         raise ValueError(f"scheduling state is malformed: {exc}") from exc
-    elapsed = max(0, (canonicalize_utc(moment) - last_review).days)
-    # fsrs's forgetting curve with the pinned scheduler's own constants (see the golden test).
-    return float((1 + _SCHEDULER._FACTOR * elapsed / stability) ** _SCHEDULER._DECAY)
+    return Curve(last_review, stability)
+
+
+def compute_recall(state: Mapping[str, object], moment: datetime) -> float | None:
+    """fsrs's chance of recalling, at ``moment``, the item ``state`` describes: its
+    retrievability with whole 24-hour periods since the last review, as fsrs counts them
+    (Scheduler.get_card_retrievability); None for an item never reviewed. A state not as
+    review writes it raises ValueError (compute_curve).
+    """
+    curve = compute_curve(state)
+    return None if curve is None else curve.recall_at(moment)

@@ -31,10 +31,25 @@ def compute_recall_moment(due_at: datetime | None, now: datetime) -> datetime:
 def compute_recall(state: Mapping[str, object] | None, at: datetime) -> float | None:
     """The chance, 0..1, that the member recalls the item at ``at``; None for an item they
     never reviewed (no state, or a new one) or whose stored state cannot be read."""
+    return _recall_at(compute_curve(state), at)
+
+
+def _recall_at(curve: srs.Curve | None, at: datetime) -> float | None:
+    if curve is None:
+        return None
+    try:
+        return curve.recall_at(at)
+    except ValueError:
+        return None  # a moment fsrs cannot read (naive): no prediction, as for a damaged state
+
+
+def compute_curve(state: Mapping[str, object] | None) -> srs.Curve | None:
+    """The item's forgetting curve, read once for every moment it is projected at; None for
+    an item never reviewed or whose stored state cannot be read."""
     if state is None:
         return None
     try:
-        return srs.compute_recall(state, at)
+        return srs.compute_curve(state)
     except ValueError:
         return None  # a damaged state: no prediction rather than a broken dashboard
 
@@ -58,12 +73,16 @@ class Readiness:
 def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
                       states: Mapping[int, Mapping[str, object] | None], at: datetime,
                       known: dict[tuple[int, datetime], float | None] | None = None,
-                      *, per_concept: bool = True) -> Readiness:
+                      *, per_concept: bool = True,
+                      curves: dict[int, srs.Curve | None] | None = None) -> Readiness:
     """Readiness over the items of ``item_concepts`` (item id -> its distinct concepts) from the
     member's stored ``states`` (item id -> fsrs state; absent: never reviewed). ``known``
     keeps the recalls computed, by (item, moment), for the member's next call; without
-    ``per_concept`` the means per concept are left out (the CSV's per-step figures)."""
+    ``per_concept`` the means per concept are left out (the CSV's per-step figures);
+    ``curves`` keeps each item's state as read (item id -> its curve), for the member's calls
+    at other moments (a step's due): each state is read once, whatever the moments."""
     known = {} if known is None else known
+    curves = {} if curves is None else curves
     sums: dict[str, float] = {}
     counts: dict[str, int] = {}
     total, studied = 0.0, 0
@@ -71,7 +90,11 @@ def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
         if (item_id, at) in known:
             recall = known[item_id, at]
         else:
-            recall = known[item_id, at] = compute_recall(states.get(item_id), at)
+            if item_id in curves:
+                curve = curves[item_id]
+            else:
+                curve = curves[item_id] = compute_curve(states.get(item_id))
+            recall = known[item_id, at] = _recall_at(curve, at)
         if recall is not None:
             studied += 1
         chance = recall or 0.0
