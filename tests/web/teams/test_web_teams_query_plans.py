@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_web_query_plans import plans  # noqa: F401 (the fixture)
 from webtest_support import csrf_token, register
 
 pytestmark = pytest.mark.sqlite_only
