@@ -1,4 +1,4 @@
-"""The dashboard as CSV: one row per member and step, every cell formula-neutralised."""
+"""The dashboard as CSV: one row per member and step, every text cell formula-neutralised."""
 
 from __future__ import annotations
 
@@ -36,18 +36,27 @@ def compute_csv_rows(rows: Iterable[MemberRow],
                      recall: Mapping[tuple[int, int], Readiness]) -> Iterator[tuple[str, ...]]:
     """A row per member and step, in the rows' order and the track's: the step's standing,
     the accuracy of the answers given on it (``accuracy`` keyed (user_id, step_id)) and the
-    predicted recall of its items (``recall``, same keys). Every cell goes through the
-    spreadsheet guard, names and titles being anyone's text."""
+    predicted recall of its items (``recall``, same keys). Every text cell goes through the
+    spreadsheet guard, names and titles being anyone's text, each once per member or step;
+    the counts and times written here are digits first, which no spreadsheet reads as a
+    formula, and are left as they are."""
+    steps: dict[int, tuple[str, str]] = {}
     for row in rows:
         member = row.member
+        username, role = neutralize_cell(member.username), neutralize_cell(member.role)
+        last_active = format_utc(member.last_active_at)
         for cell in row.cells:
+            if cell.step.id not in steps:
+                steps[cell.step.id] = (neutralize_cell(cell.step.title),
+                                       neutralize_cell(cell.step.kind))
+            title, kind = steps[cell.step.id]
             key = (member.user_id, cell.step.id)
             tally = accuracy.get(key, Tally())
             ready = recall.get(key)
             is_set = cell.step.kind == SET
-            values = (
-                member.username, member.role, str(cell.step.position + 1), cell.step.title,
-                cell.step.kind, cell.result.status, format_utc(cell.result.due_at),
+            yield (
+                username, role, str(cell.step.position + 1), title,
+                kind, neutralize_cell(cell.result.status), format_utc(cell.result.due_at),
                 str(cell.step.items), "" if is_set else str(cell.result.reviewed),
                 _number(cell.result.best_score) if is_set else "",
                 _number(cell.percent) if is_set else "",
@@ -55,9 +64,8 @@ def compute_csv_rows(rows: Iterable[MemberRow],
                 str(cell.result.attempts) if is_set else "",
                 str(tally.right), str(tally.total), _number(tally.percent),
                 _number(ready.percent) if ready else "", str(ready.studied) if ready else "",
-                format_utc(ready.at) if ready else "", format_utc(member.last_active_at),
+                format_utc(ready.at) if ready else "", last_active,
             )
-            yield tuple(neutralize_cell(value) for value in values)
 
 
 def format_csv(rows: Iterable[Iterable[str]], header: Iterable[str] = CSV_HEADER) -> str:

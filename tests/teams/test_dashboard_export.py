@@ -67,3 +67,22 @@ def test_one_row_per_member_and_step_with_every_cell_neutralised():
     bob = body[4]
     assert bob["status"] == "open" and bob["best_percent"] == "" and bob["answers"] == "0"
     assert bob["accuracy_percent"] == "" and bob["predicted_recall_percent"] == ""
+
+
+def test_every_text_cell_keeps_the_guard_once_read_per_member_and_step():
+    from quizapp.markup.spreadsheet import neutralize_cell
+
+    steps = (Step(1, 0, "set", " =1+1", 3, pass_mark=50), Step(2, 1, "questions", "\tx", 2),
+             Step(3, 2, "skills", "fine", 1))
+    members = [Member(1, " @a", "+r", last_active_at=T0), Member(2, "b", "member"),
+               Member(3, "=c", "lead", due_at=T0)]
+    results = {(1, 1): StepResult(1, DONE, due_at=T0, best_score=2, attempts=1)}
+    rows = build_rows(steps, members, results)
+    recall = {(1, 2): Readiness(at=T0, items=2, studied=1, recall=0.5, by_concept={})}
+    table = list(compute_csv_rows(rows, {(1, 1): Tally(2, 3)}, recall))
+    assert len(table) == 9
+    for line in table:
+        assert line == tuple(neutralize_cell(value) for value in line)  # nothing left to guard
+    assert [(line[0], line[1], line[3]) for line in table[:3]] == [
+        ("' @a", "'+r", "' =1+1"), ("' @a", "'+r", "'\tx"), ("' @a", "'+r", "fine")]
+    assert [line[0] for line in table[3:]] == ["b"] * 3 + ["'=c"] * 3
