@@ -139,17 +139,22 @@ def test_an_identity_with_a_wrong_nonce_or_another_users_login_is_refused(app, c
 
 def test_the_user_loader_is_one_statement_per_request(app, client):
     _, remember_cookie = remembered_login(client, "counted")
-    # The settings page's own statements follow: how many reviews its download holds, and
-    # the account's sessions it lists.
+    # The settings page's own statements follow: how many reviews, practice answers and
+    # teams its downloads hold, the teams an owner would have to hand over, and the account's
+    # sessions it lists. None of them loads the user again.
+    page_reads = ("FROM review", "FROM practice_attempt", "FROM team_member", "FROM team JOIN",
+                  "FROM login_session")
     with counted_statements(app) as statements:
         assert client.get("/settings").status_code == 200
-    assert len(statements) == 3 and "login_session" in statements[0], statements
-    assert "FROM review" in statements[1] and "FROM login_session" in statements[2], statements
+    assert len(statements) == 6 and "login_session" in statements[0], statements
+    assert all(read in statement for read, statement in zip(page_reads, statements[1:],
+                                                             strict=True)), statements
     from_cookie = replay(app, **{REMEMBER: remember_cookie})
     with counted_statements(app) as statements:
         assert from_cookie.get("/settings").status_code == 200
-    assert len(statements) == 3 and "login_session" in statements[0], statements
-    assert "FROM review" in statements[1] and "FROM login_session" in statements[2], statements
+    assert len(statements) == 6 and "login_session" in statements[0], statements
+    assert all(read in statement for read, statement in zip(page_reads, statements[1:],
+                                                             strict=True)), statements
 
 
 def test_logins_older_than_the_remember_cookie_are_pruned_by_a_new_login(app, client, clock):
