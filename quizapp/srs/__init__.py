@@ -1,7 +1,14 @@
 """Spaced repetition for quizapp: a thin, deterministic wrapper around the fsrs library."""
 
 from quizapp.srs.intervals import canonicalize_utc, format_interval
-from quizapp.srs.memory import Curve, Memory, compute_curve, compute_memory, compute_recall
+from quizapp.srs.memory import (
+    Curve,
+    Memory,
+    compute_curve,
+    compute_memory,
+    compute_recall,
+    read_curve,
+)
 from quizapp.srs.queue import compute_remaining, plan_session
 from quizapp.srs.rating import AGAIN, EASY, GOOD, HARD, RATINGS, suggest_rating, validate_rating
 from quizapp.srs.scheduling import (
@@ -83,6 +90,7 @@ __all__ = [
     "next_day_start",
     "plan_session",
     "predates_undo",
+    "read_curve",
     "preview_intervals",
     "review",
     "state_due",

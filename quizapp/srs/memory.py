@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
+from typing import NamedTuple
 
 from fsrs import State
 
@@ -63,17 +64,19 @@ def compute_memory(state: Mapping[str, object], now: datetime, zone: tzinfo | in
                   elapsed_days=elapsed)
 
 
-@dataclass(frozen=True)
-class Curve:
+class Curve(NamedTuple):
     """An item's forgetting curve: its last review and stability, read once from its state so
-    a page can project it at many moments (a track's due and each of its steps')."""
+    a page can project it at many moments (a track's due and each of its steps'). A named
+    tuple: a team's dashboard reads tens of thousands."""
 
-    last_review: datetime
+    last_review: datetime  # in UTC
     stability: float
 
     def recall_at(self, moment: datetime) -> float:
         """fsrs's retrievability at ``moment``: whole 24-hour periods since the last review."""
-        elapsed = max(0, (canonicalize_utc(moment) - self.last_review).days)
+        if moment.tzinfo is not UTC:  # a UTC moment (the usual one) needs no converting
+            moment = canonicalize_utc(moment)
+        elapsed = max(0, (moment - self.last_review).days)
         # fsrs's forgetting curve with the pinned scheduler's own constants (see the golden test).
         return float((1 + _SCHEDULER._FACTOR * elapsed / self.stability) ** _SCHEDULER._DECAY)
 
@@ -84,7 +87,13 @@ def compute_curve(state: Mapping[str, object]) -> Curve | None:
     It reads the stability and the last review only, without rebuilding and checking the whole
     card as compute_memory does; either field not as review writes it raises ValueError.
     """
-    last, stability = state.get("last_review"), state.get("stability")
+    return read_curve(state.get("last_review"), state.get("stability"))
+
+
+def read_curve(last: object, stability: object) -> Curve | None:
+    """The forgetting curve from a state's two fields as stored (the last review as ISO text,
+    the stability in days), read by a query without decoding the whole state; None when
+    either is missing (a new item), ValueError when either is not as review writes it."""
     if last is None or stability is None:
         return None
     if (not isinstance(last, str) or isinstance(stability, bool)
@@ -92,10 +101,12 @@ def compute_curve(state: Mapping[str, object]) -> Curve | None:
             or not (math.isfinite(stability) and stability > 0)):
         raise ValueError("scheduling state needs a last review and a finite positive stability")
     try:
-        last_review = canonicalize_utc(datetime.fromisoformat(last), "state last_review")
+        last_review = datetime.fromisoformat(last)
+        if last_review.tzinfo is not UTC:  # review writes UTC; another zone is converted
+            last_review = canonicalize_utc(last_review, "state last_review")
     except (TypeError, ValueError) as exc:
         raise ValueError(f"scheduling state is malformed: {exc}") from exc
-    return Curve(last_review, stability)
+    return Curve(last_review, float(stability))
 
 
 def compute_recall(state: Mapping[str, object], moment: datetime) -> float | None:

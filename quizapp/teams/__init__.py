@@ -20,6 +20,7 @@ from quizapp.teams.readiness import (
     compute_readiness,
     compute_recall,
     compute_recall_moment,
+    read_curve,
 )
 from quizapp.teams.rows import (
     DEFAULT_SORT,
@@ -49,5 +50,5 @@ __all__ = [
     "AccuracyGrid", "Member", "MemberRow", "Outcome", "Page", "Readiness", "Sort", "Step", "StepResult",
     "Tally", "build_rows", "canonicalize_sort", "compute_accuracy", "compute_bucket",
     "compute_common_dues", "compute_csv_rows", "compute_page", "compute_readiness", "compute_recall", "compute_recall_moment",
-    "format_csv", "render_heatmap_svg", "sort_rows",
+    "format_csv", "read_curve", "render_heatmap_svg", "sort_rows",
 ]

@@ -43,6 +43,15 @@ def _recall_at(curve: srs.Curve | None, at: datetime) -> float | None:
         return None  # a moment fsrs cannot read (naive): no prediction, as for a damaged state
 
 
+def read_curve(last_review: object, stability: object) -> srs.Curve | None:
+    """The item's forgetting curve from its state's two fields as a query read them; None
+    for an item never reviewed or whose fields cannot be read (as compute_curve)."""
+    try:
+        return srs.read_curve(last_review, stability)
+    except ValueError:
+        return None
+
+
 def compute_curve(state: Mapping[str, object] | None) -> srs.Curve | None:
     """The item's forgetting curve, read once for every moment it is projected at; None for
     an item never reviewed or whose stored state cannot be read."""
