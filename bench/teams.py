@@ -218,8 +218,10 @@ def main() -> None:
         setup = time.perf_counter() - started
         from quizapp import create_app
         from quizapp.extensions import db
+        from quizapp.web.rendering.warmup import warm_worker
 
         app = create_app()
+        warm_worker(app)  # as gunicorn's workers start: caches filled, the heap frozen
         client = app.test_client()
         form = client.get("/login").text
         token = CSRF_RE.search(form).group(1)

@@ -65,6 +65,10 @@ class Review(db.Model):
         # One item's reviews of a user, newest first (the card page's record), without reading
         # the user's other reviews.
         Index("ix_review_user_id_item_id_id", "user_id", "item_id", "id"),
+        # A member's answers on a track's items since it was assigned, counted from the index
+        # alone (the lead's dashboard).
+        Index("ix_review_user_id_item_id_outcome", "user_id", "item_id", "reviewed_at", "rating",
+              "correct"),
         # Ids are never reused (PostgreSQL's sequences never are): an Undo button names a
         # review by id, and must not take back a later rating that got a deleted one's id.
         {"sqlite_autoincrement": True},

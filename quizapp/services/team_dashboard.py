@@ -8,12 +8,12 @@ is FSRS's projection of the member's memory of the track's own items (quizapp.te
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select, tuple_
+from sqlalchemy import and_, case, func, or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from quizapp import srs, teams
@@ -29,6 +29,7 @@ from quizapp.models import (
 )
 from quizapp.services import set_reviews
 from quizapp.services.errors import NotFound
+from quizapp.services.store.bulk_reads import read_rows
 from quizapp.services.store.study_items import ITEM
 from quizapp.services.teams import Membership, require_lead
 from quizapp.services.track_progress import SET
@@ -149,24 +150,29 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
     # by them (or for the CSV), else for the page's members only.
     progress: dict[int, MemberProgress] = {}
     readiness: dict[int, teams.Readiness] = {}
-    states: dict[int, dict[int, dict[str, object]]] = {}
+    detailed: set[int] = set()  # members whose readiness has its means per concept
     known: dict[int, dict[tuple[int, datetime], float | None]] = {}
     curves: dict[int, dict[int, srs.Curve | None]] = {}  # user id -> item id -> curve
 
     def load_figures(user_ids: Sequence[int], *, with_progress: bool = True,
-                     with_readiness: bool = True) -> None:
+                     with_readiness: bool = True, per_concept: bool = True) -> None:
         if with_progress:
             for found in compute_progress(
                     session, [holders[u] for u in user_ids if u not in progress], now):
                 progress[found.user_id] = found
         if with_readiness:
-            missing = [u for u in user_ids if u not in readiness]
-            states.update(_load_states(session, missing, sorted(items.concepts)))
-            for user_id in missing:
+            unread = [u for u in user_ids if u not in curves]
+            curves.update(_load_curves(session, unread, sorted(items.concepts)))
+            for user_id in user_ids:
+                if user_id in detailed or (user_id in readiness and not per_concept):
+                    continue
+                # The curves hold every state of the member's (an absent item: never reviewed).
                 readiness[user_id] = teams.compute_readiness(
-                    track_items, states.get(user_id, {}),
-                    teams.compute_recall_moment(holders[user_id].due_at, now),
-                    known.setdefault(user_id, {}), curves=curves.setdefault(user_id, {}))
+                    track_items, {}, teams.compute_recall_moment(holders[user_id].due_at, now),
+                    known.setdefault(user_id, {}), per_concept=per_concept,
+                    curves=curves.setdefault(user_id, {}))
+                if per_concept:
+                    detailed.add(user_id)
 
     def build(user_ids: Sequence[int]) -> list[teams.MemberRow]:
         members = []
@@ -185,7 +191,8 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
     everybody = list(holders)
     load_figures(everybody, with_progress=everyone or chosen.column in PROGRESS_COLUMNS
                  or chosen.column.startswith(teams.STEP_COLUMN),
-                 with_readiness=everyone or chosen.column == "recall")
+                 with_readiness=everyone or chosen.column == "recall",
+                 per_concept=everyone)  # the page shows the means per concept of its own only
     rows = teams.sort_rows(build(everybody), chosen)
     paged = teams.compute_page(len(rows), None if everyone else page,
                                len(rows) if everyone else teams.PAGE_SIZE)
@@ -195,17 +202,11 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
     shown = rows[paged.start:paged.stop]
 
     # The answers, per concept and per step, of the members shown only.
-    outcomes = _load_outcomes(session, steps, [holders[row.member.user_id] for row in shown],
-                              items)
+    answers = _load_answers(session, steps, [holders[row.member.user_id] for row in shown],
+                            items)
     grid = teams.compute_accuracy(
         [(row.member.user_id, row.member.username) for row in shown],
-        {concept for tags in track_items.values() for concept in tags},
-        (outcome for outcome, _ in outcomes))
-    counts: dict[tuple[int, int], list[int]] = {}
-    for outcome, step_id in outcomes:
-        count = counts.setdefault((outcome.user_id, step_id), [0, 0])
-        count[0] += outcome.correct
-        count[1] += 1
+        {concept for tags in track_items.values() for concept in tags}, answers.by_item)
     step_recall: dict[tuple[int, int], teams.Readiness] = {}
     if everyone:
         step_items = {step_id: {item: items.concepts.get(item, ()) for item in ids}
@@ -214,12 +215,11 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
             user_id = row.member.user_id
             for cell in row.cells:
                 step_recall[user_id, cell.step.id] = teams.compute_readiness(
-                    step_items.get(cell.step.id, {}), states.get(user_id, {}),
+                    step_items.get(cell.step.id, {}), {},
                     teams.compute_recall_moment(cell.result.due_at, now), known[user_id],
                     per_concept=False, curves=curves[user_id])
     return Dashboard(membership, choices, track, shown_steps, tuple(rows), chosen, paged, grid,
-                     readiness, {key: teams.Tally(*count) for key, count in counts.items()},
-                     step_recall, now)
+                     readiness, answers.by_step, step_recall, now)
 
 
 @dataclass(frozen=True)
@@ -249,22 +249,22 @@ def _load_items(session: Session, steps: Sequence[Step]) -> _Items:
     return _Items(step_items, ids, {item: tuple(tags) for item, tags in concepts.items()})
 
 
-def _load_states(session: Session, user_ids: Sequence[int], item_ids: Sequence[int]
-                 ) -> dict[int, dict[int, dict[str, object]]]:
-    """user id -> item id -> the two fields of its FSRS state the forgetting curve reads
-    (srs.compute_recall): a team's thousands of states are not decoded whole."""
-    states: dict[int, dict[int, dict[str, object]]] = {}
+def _load_curves(session: Session, user_ids: Sequence[int], item_ids: Sequence[int]
+                 ) -> dict[int, dict[int, srs.Curve | None]]:
+    """user id -> item id -> the forgetting curve of the member's FSRS state of the item, from
+    the two fields of it the curve reads (srs.read_curve): a team's thousands of states are
+    not decoded whole. An item with no state is absent (never reviewed)."""
+    curves: dict[int, dict[int, srs.Curve | None]] = {}
     if not user_ids or not item_ids:
-        return states
-    for user_id, item_id, stability, last_review in session.execute(
+        return curves
+    for user_id, item_id, stability, last_review in read_rows(session,
             select(ReviewState.user_id, ReviewState.item_id,
                    ReviewState.state["stability"].as_float(),
                    ReviewState.state["last_review"].as_string())
             .where(ReviewState.user_id.in_(sorted(user_ids)),
                    ReviewState.item_id.in_(list(item_ids)))):
-        states.setdefault(user_id, {})[item_id] = {"stability": stability,
-                                                   "last_review": last_review}
-    return states
+        curves.setdefault(user_id, {})[item_id] = teams.read_curve(last_review, stability)
+    return curves
 
 
 def _since_start(user_column: Any, time_column: Any, starts: dict[int, datetime]) -> Any:
@@ -278,29 +278,56 @@ def _since_start(user_column: Any, time_column: Any, starts: dict[int, datetime]
                  for start, users in sorted(groups.items())))
 
 
-def _load_outcomes(session: Session, steps: Sequence[Step], holders: Sequence[Holder],
-                   items: _Items) -> list[tuple[teams.Outcome, int]]:
-    """Each answer the ``holders`` gave on the track's work since it was assigned to them,
-    with its step: reviews of a question or skills step's items (a card rated Again was not
-    known; a puzzle is judged by its answer) and answers in attempts recorded for a set step."""
-    outcomes: list[tuple[teams.Outcome, int]] = []
+@dataclass(frozen=True)
+class _Answers:
+    """The answers of the members shown on the track's work, tallied twice: per item (the
+    concept grid) and per (member, step) (the CSV's accuracy of each step)."""
+
+    by_item: list[teams.Outcome]
+    by_step: dict[tuple[int, int], teams.Tally]
+
+
+def _count_right(correct: Any, rating: Any | None = None) -> Any:
+    """SQL: 1 for a right answer, else 0: ``correct`` when the row has it, else (a card's
+    review) a rating above Again."""
+    if rating is None:
+        return case((correct.is_(True), 1), else_=0)
+    return case((correct.is_(True), 1), (and_(correct.is_(None), rating > srs.AGAIN), 1),
+                else_=0)
+
+
+def _load_answers(session: Session, steps: Sequence[Step], holders: Sequence[Holder],
+                  items: _Items) -> _Answers:
+    """The answers the ``holders`` gave on the track's work since it was assigned to them:
+    reviews of a question or skills step's items (a card rated Again was not known; a puzzle
+    is judged by its answer) and answers in attempts recorded for a set step. SQL counts them
+    per (member, item) and per (member, set step, position), so Python reads a few thousand
+    figures, not every answer."""
+    by_item: list[teams.Outcome] = []
+    by_step: dict[tuple[int, int], list[int]] = {}
+
+    def add(user_id: int, tags: tuple[str, ...], right: int, total: int,
+            step_ids: Iterable[int]) -> None:
+        by_item.append(teams.Outcome(user_id, tags, right, total))
+        for step_id in step_ids:  # an item in two steps counts for each
+            count = by_step.setdefault((user_id, step_id), [0, 0])
+            count[0] += right
+            count[1] += total
+
     starts = {holder.user_id: holder.started_at for holder in holders}
-    if not starts:
-        return outcomes
     steps_of: dict[int, list[int]] = {}
     for step in steps:
         if step.kind != SET:
             for item in items.step_items[step.id]:
                 steps_of.setdefault(item, []).append(step.id)
-    if steps_of:
-        for user_id, item_id, rating, correct in session.execute(
-                select(Review.user_id, Review.item_id, Review.rating, Review.correct)
+    if starts and steps_of:
+        for user_id, item_id, right, total in read_rows(session,
+                select(Review.user_id, Review.item_id,
+                       func.sum(_count_right(Review.correct, Review.rating)), func.count())
                 .where(Review.item_id.in_(sorted(steps_of)),
-                       _since_start(Review.user_id, Review.reviewed_at, starts))):
-            right = bool(correct) if correct is not None else rating > srs.AGAIN
-            tags = items.concepts.get(item_id, ())
-            for step_id in steps_of[item_id]:
-                outcomes.append((teams.Outcome(user_id, tags, right), step_id))
+                       _since_start(Review.user_id, Review.reviewed_at, starts))
+                .group_by(Review.user_id, Review.item_id)):
+            add(user_id, items.concepts.get(item_id, ()), int(right), total, steps_of[item_id])
     # A set step's items are the set's, frozen in its order when the step was made: an
     # answer's position names its item.
     position_tags: dict[int, list[tuple[str, ...]]] = {}
@@ -311,17 +338,17 @@ def _load_outcomes(session: Session, steps: Sequence[Step], holders: Sequence[Ho
                 found = items.ids.get(set_reviews.compute_ref_keys([key])[0])
                 tags_of.append(items.concepts.get(found, ()) if found is not None else ())
             position_tags[step.id] = tags_of
-    if position_tags:
-        for taker, attempt_step, position, correct in session.execute(
+    if starts and position_tags:
+        for taker, attempt_step, position, right, total in read_rows(session,
                 select(SetAttempt.user_id, SetAttempt.step_id, SetAnswer.position,
-                       SetAnswer.correct)
+                       func.sum(_count_right(SetAnswer.correct)), func.count())
                 .join(SetAnswer, SetAnswer.attempt_id == SetAttempt.id)
                 .where(SetAttempt.step_id.in_(sorted(position_tags)),
-                       _since_start(SetAttempt.user_id, SetAttempt.started_at, starts))):
+                       _since_start(SetAttempt.user_id, SetAttempt.started_at, starts))
+                .group_by(SetAttempt.user_id, SetAttempt.step_id, SetAnswer.position)):
             if taker is None or attempt_step is None:
                 continue  # the query names both; the columns may hold NULL elsewhere
             tags_of = position_tags[attempt_step]
             if 0 <= position < len(tags_of):
-                outcomes.append((teams.Outcome(taker, tags_of[position], bool(correct)),
-                                 attempt_step))
-    return outcomes
+                add(taker, tags_of[position], int(right), total, (attempt_step,))
+    return _Answers(by_item, {key: teams.Tally(*count) for key, count in by_step.items()})

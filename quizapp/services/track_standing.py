@@ -23,6 +23,7 @@ from quizapp.models import (
 from quizapp.services import set_reviews
 from quizapp.services.errors import NotFound
 from quizapp.services.items import is_offered
+from quizapp.services.store.bulk_reads import read_rows
 from quizapp.services.store.study_items import ITEM
 from quizapp.services.teams import load_membership
 from quizapp.services.track_progress import (
@@ -91,7 +92,7 @@ def list_holders(session: Session, team_ids: Sequence[int], *,
         query = query.where(Assignment.track_id.in_(list(track_ids)))
     holders = []
     for (assignment_id, track_id, team_id, whole_team, due, created, user_id, joined,
-         person_due) in session.execute(query):
+         person_due) in read_rows(session, query):
         start = compute_start(created, joined if whole_team else None)
         holders.append(Holder(assignment_id, track_id, team_id, user_id, start,
                               person_due or due, due, person_due))
@@ -234,7 +235,7 @@ def _count_step_reviews(session: Session, cohorts: Cohorts,
                        ReviewState.last_reviewed_at >= start)
                   for (track_id, start), members in cohorts.items()))
     found: dict[tuple[int, int], tuple[int, datetime | None]] = {}
-    for user_id, step_id, count, last in session.execute(
+    for user_id, step_id, count, last in read_rows(session,
             select(ReviewState.user_id, step_item.c.step_id, func.count(),
                    func.max(ReviewState.last_reviewed_at))
             .select_from(step_item)
@@ -257,7 +258,7 @@ def _sum_set_attempts(session: Session, cohorts: Cohorts, set_steps: dict[int, l
                        SetAttempt.user_id.in_(members), SetAttempt.finished_at >= start)
                   for (track_id, start), members in cohorts.items()))
     found: dict[tuple[int, int], tuple[int, int | None, datetime | None]] = {}
-    for user_id, step_id, attempts, best, last in session.execute(
+    for user_id, step_id, attempts, best, last in read_rows(session,
             select(SetAttempt.user_id, SetAttempt.step_id, func.count(),
                    func.max(func.coalesce(SetAttempt.score, 0)), func.max(SetAttempt.finished_at))
             .where(SetAttempt.user_id.in_(users),

@@ -24,12 +24,13 @@ LEGEND_H = 44
 
 
 class Outcome(NamedTuple):
-    """One answer given on assigned work: a set's item, or a review of a step's item (a named
-    tuple: a team's page makes tens of thousands)."""
+    """A member's answers on one item of assigned work (a set's item, or reviews of a step's
+    item): how many were right of how many given; one answer by default."""
 
     user_id: int
     concepts: tuple[str, ...]
-    correct: bool
+    right: int
+    total: int = 1
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,8 @@ class AccuracyGrid:
 
 def compute_accuracy(members: Sequence[tuple[int, str]], concepts: Iterable[str],
                      outcomes: Iterable[Outcome]) -> AccuracyGrid:
-    """Tally ``outcomes`` per member and concept: an answer counts once for each concept its
-    item carries. Answers of people not in ``members``, or on concepts not in ``concepts``
+    """Tally ``outcomes`` per member and concept: an item's answers count once for each
+    concept it carries. Answers of people not in ``members``, or on concepts not in ``concepts``
     (the track's), are left out."""
     columns = tuple(sorted(set(concepts)))
     wanted_members = {user_id for user_id, _ in members}
@@ -78,8 +79,8 @@ def compute_accuracy(members: Sequence[tuple[int, str]], concepts: Iterable[str]
             tags = kept[outcome.concepts] = tuple(set(outcome.concepts) & wanted_concepts)
         for concept in tags:
             count = counts.setdefault((outcome.user_id, concept), [0, 0])
-            count[0] += outcome.correct
-            count[1] += 1
+            count[0] += outcome.right
+            count[1] += outcome.total
     return AccuracyGrid(tuple(members), columns,
                         {key: Tally(right, total) for key, (right, total) in counts.items()})
 

@@ -15,9 +15,15 @@ CONCEPTS = ("stride", "view", "reshape", "storage-offset")
 
 
 def random_outcomes(rng, members, n):
-    return [Outcome(rng.choice(members)[0],
-                    tuple(rng.sample(CONCEPTS + ("outside-track",), rng.randrange(1, 3))),
-                    rng.random() < 0.6) for _ in range(n)]
+    """Outcomes of one answer (right or not) and of several answers on one item."""
+    outcomes = []
+    for _ in range(n):
+        total = rng.choice([1, 1, 2, 5])
+        outcomes.append(Outcome(
+            rng.choice(members)[0],
+            tuple(rng.sample(CONCEPTS + ("outside-track",), rng.randrange(1, 3))),
+            sum(rng.random() < 0.6 for _ in range(total)), total))
+    return outcomes
 
 
 def test_tallies_match_a_count_of_their_own():
@@ -28,8 +34,8 @@ def test_tallies_match_a_count_of_their_own():
     right, total = Counter(), Counter()
     for o in outcomes:
         for concept in set(o.concepts):
-            total[o.user_id, concept] += 1
-            right[o.user_id, concept] += o.correct
+            total[o.user_id, concept] += o.total
+            right[o.user_id, concept] += o.right
     assert grid.concepts == tuple(sorted(CONCEPTS))
     for user_id, _ in members:
         for concept in CONCEPTS:
