@@ -19,10 +19,15 @@ from quizapp.web.rendering.fragments import EXTENSION_KEY
 
 @pytest.fixture
 def freezes(monkeypatch):
-    """gc.freeze() recorded instead of done: the test process's heap stays collectable."""
+    """gc.freeze() and the collector's new thresholds recorded instead of done: the test
+    process's heap stays collectable as before. A warmed worker's record is WARMED."""
     calls = []
     monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(gc, "set_threshold", lambda *limits: calls.append(limits))
     return calls
+
+
+WARMED = ["freeze", (warmup.YOUNG_THRESHOLD, *gc.get_threshold()[1:])]
 
 
 def cached_keys(app) -> set[tuple[str, bool]]:
@@ -35,6 +40,7 @@ def test_every_current_card_is_rendered_both_ways_before_the_heap_is_frozen(
         import_cards(db.session, bank[:-1], clock())
     seen_at_freeze = []
     monkeypatch.setattr(gc, "freeze", lambda: seen_at_freeze.append(cached_keys(app)))
+    monkeypatch.setattr(gc, "set_threshold", lambda *limits: None)
     warmup.warm_worker(app)
     expected = {(card.id, linkable) for card in bank[:-1] for linkable in (False, True)}
     assert seen_at_freeze == [expected]
@@ -45,7 +51,7 @@ def test_every_current_card_is_rendered_both_ways_before_the_heap_is_frozen(
 def test_a_warm_worker_shows_a_card_without_rendering_its_answer(app, client, bank, freezes,
                                                                   monkeypatch):
     warmup.warm_worker(app)
-    assert freezes == ["freeze"]
+    assert freezes == WARMED
 
     def refuse(card):
         raise AssertionError(f"{card.key} was rendered again: the warm-up cached another key")
@@ -69,7 +75,7 @@ def test_a_database_without_the_schema_leaves_cards_to_first_use_and_says_so(
             db.engine.dispose()
     assert "cards not rendered ahead, the database could not be read" in caplog.text
     assert app.extensions[EXTENSION_KEY] == {}
-    assert freezes == ["freeze"]  # the worker still starts, frozen
+    assert freezes == WARMED  # the worker still starts, frozen
 
 
 def test_with_templates_reloading_nothing_is_cached(make_app, bank, freezes, monkeypatch):
@@ -80,7 +86,7 @@ def test_with_templates_reloading_nothing_is_cached(make_app, bank, freezes, mon
     app = make_app(TEMPLATES_AUTO_RELOAD=True)
     warmup.warm_worker(app)
     assert app.extensions[EXTENSION_KEY] == {}
-    assert rendered == [] and freezes == ["freeze"]
+    assert rendered == [] and freezes == WARMED
 
 
 def test_a_card_that_fails_to_render_is_logged_and_the_worker_still_starts(
@@ -93,7 +99,7 @@ def test_a_card_that_fails_to_render_is_logged_and_the_worker_still_starts(
         warmup.warm_worker(app)
     assert "warm-up failed; this worker renders on first use instead" in caplog.text
     assert "cannot render alpha-stride" in caplog.text
-    assert freezes == ["freeze"]
+    assert freezes == WARMED
 
 
 def test_other_apps_gunicorn_may_serve_are_left_alone(freezes):
