@@ -97,10 +97,12 @@ def _to_dashboard_step(step: Step) -> teams.Step:
                       step.pass_mark, not step.gone)
 
 
-def _to_result(step: teams.Step, progress: MemberProgress) -> Iterator[teams.StepResult]:
+def _to_results(step_ids: set[int], progress: MemberProgress
+                ) -> Iterator[teams.StepResult]:
+    """The member's standing on each of the track's steps in ``step_ids``."""
     for shown in progress.steps:
-        if shown.step_id == step.id:
-            yield teams.StepResult(step.id, shown.status, shown.due_at, shown.reviewed,
+        if shown.step_id in step_ids:
+            yield teams.StepResult(shown.step_id, shown.status, shown.due_at, shown.reviewed,
                                    shown.best_score, shown.attempts)
 
 
@@ -182,9 +184,10 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
             members.append(teams.Member(user_id, name, role,
                                         found.last_activity if found else None,
                                         holders[user_id].due_at))
+        step_ids = {step.id for step in shown_steps}
         results = {(found.user_id, result.step_id): result
                    for found in (progress[u] for u in user_ids if u in progress)
-                   for step in shown_steps for result in _to_result(step, found)}
+                   for result in _to_results(step_ids, found)}
         return teams.build_rows(shown_steps, members, results,
                                 {u: ready.recall for u, ready in readiness.items()})
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from quizapp import srs
 
@@ -63,6 +64,9 @@ def compute_curve(state: Mapping[str, object] | None) -> srs.Curve | None:
         return None  # a damaged state: no prediction rather than a broken dashboard
 
 
+_UNSEEN: Any = object()  # not looked up yet (None is a real answer: never reviewed)
+
+
 @dataclass(frozen=True)
 class Readiness:
     """One member's predicted recall at ``at``: over the track's ``items`` (never-studied ones
@@ -92,24 +96,28 @@ def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
     at other moments (a step's due): each state is read once, whatever the moments."""
     known = {} if known is None else known
     curves = {} if curves is None else curves
+    try:
+        moment: datetime | None = srs.canonicalize_utc(at)
+    except ValueError:
+        moment = None  # a moment fsrs cannot read (naive): no prediction, as for a damaged state
     sums: dict[str, float] = {}
     counts: dict[str, int] = {}
     total, studied = 0.0, 0
     for item_id, concepts in item_concepts.items():
-        if (item_id, at) in known:
-            recall = known[item_id, at]
-        else:
-            if item_id in curves:
-                curve = curves[item_id]
-            else:
+        key = (item_id, at)
+        recall = known.get(key, _UNSEEN)
+        if recall is _UNSEEN:
+            curve = curves.get(item_id, _UNSEEN)
+            if curve is _UNSEEN:
                 curve = curves[item_id] = compute_curve(states.get(item_id))
-            recall = known[item_id, at] = _recall_at(curve, at)
+            recall = known[key] = (None if curve is None or moment is None
+                                   else curve.recall_at(moment))
         if recall is not None:
             studied += 1
-        chance = recall or 0.0
-        total += chance
+            total += recall
         if not per_concept:
             continue
+        chance = recall or 0.0
         for concept in concepts:  # each once: an item's concepts are a set
             sums[concept] = sums.get(concept, 0.0) + chance
             counts[concept] = counts.get(concept, 0) + 1

@@ -150,11 +150,16 @@ def build_rows(steps: Sequence[Step], members: Iterable[Member],
     """A row per member with a cell per step, from ``results`` keyed (user_id, step_id); a step
     with no result yet is open (nothing done; gone if its set was deleted)."""
     ordered = sorted(steps, key=lambda step: (step.position, step.id))
+    # A step nobody has a result for yet shows one cell for all (cells are immutable).
+    untouched = [Cell(step, StepResult(step.id, OPEN if step.available else GONE))
+                 for step in ordered]
+    recall = recall or {}
     rows = []
     for member in members:
-        cells = tuple(Cell(step, results.get((member.user_id, step.id)) or StepResult(
-            step.id, OPEN if step.available else GONE)) for step in ordered)
-        rows.append(MemberRow(member, cells, (recall or {}).get(member.user_id)))
+        user_id = member.user_id
+        cells = tuple(blank if (found := results.get((user_id, blank.step.id))) is None
+                      else Cell(blank.step, found) for blank in untouched)
+        rows.append(MemberRow(member, cells, recall.get(user_id)))
     return rows
 
 

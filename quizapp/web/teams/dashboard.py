@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -13,6 +14,12 @@ from quizapp.extensions import db
 from quizapp.services import team_dashboard
 from quizapp.services.tracks import NO_SUCH_TRACK
 from quizapp.web.http.runtime import current_time
+from quizapp.web.rendering.filters import format_local_time
+from quizapp.web.teams.dashboard_cells import (
+    render_accuracy_cells,
+    render_recall_cells,
+    render_step_cells,
+)
 
 bp = Blueprint("team_dashboard", __name__)
 ID_MAX = 2**31 - 1  # ids are 32-bit integers on PostgreSQL
@@ -63,7 +70,8 @@ def show(team_id: int):
         "teams/dashboard.html", dashboard=dashboard, sort_url=sort_url, page_url=page_url,
         heatmap=svg,
         accuracy_table=ACCURACY_TABLE, columns=teams.SORT_COLUMNS,
-        bucket=teams.compute_bucket)
+        step_cells=partial(render_step_cells, local_time=format_local_time),
+        accuracy_cells=render_accuracy_cells, recall_cells=render_recall_cells)
 
 
 @bp.get("/teams/<int(max=2147483647):team_id>/dashboard.csv")
