@@ -108,12 +108,18 @@ def render_manage(team_id: int, track_id: int, *, status: int = 200, problem: st
         skills_form=forms.get("skills_form") or SkillsStepForm(formdata=None),
         assign_form=forms.get("assign_form") or AssignForm(formdata=None),
         local_date=lambda moment: moment.astimezone(zone).date().isoformat() if moment else "",
-        edit_typed=forms.get("edit_typed") or {},
+        edit_typed=forms.get("edit_typed") or {}, due_typed=forms.get("due_typed") or {},
         progress=progress, max_steps=service.STEPS_PER_TRACK), status
 
 
 def form_problem(form) -> str:
     return "; ".join(error for errors in form.errors.values() for error in errors)
+
+
+def read_typed_due(field: str) -> dict[str, str]:
+    """A refused due date as typed, for the field it came from (its input's id) to show again
+    instead of the stored date."""
+    return {"field": field, "due": request.form.get("due", "")[:40]}
 
 
 def refuse(team_id: int, track_id: int, message: str, status: int = 400, **forms):
@@ -327,7 +333,8 @@ def edit_assignment(team_id: int, track_id: int, assignment_id: int):
     except ServiceError as exc:
         if exc.status == 404:
             raise
-        return refuse(team_id, track_id, exc.message, exc.status)
+        return refuse(team_id, track_id, exc.message, exc.status,
+                      due_typed=read_typed_due(f"adue-{assignment_id}"))
     flash("Due date saved.", "info")
     return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id,
                             _anchor="assignments"), 303)
@@ -357,7 +364,8 @@ def person_due(team_id: int, track_id: int, assignment_id: int, user_id: int):
     except ServiceError as exc:
         if exc.status == 404:
             raise
-        return refuse(team_id, track_id, exc.message, exc.status)
+        return refuse(team_id, track_id, exc.message, exc.status,
+                      due_typed=read_typed_due(f"pdue-{assignment_id}-{user_id}"))
     flash(f"{name} now has their own due date." if due else
           f"{name} has the assignment's due date again.", "info")
     return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id,

@@ -291,4 +291,27 @@ def test_the_teams_standing_takes_as_many_queries_for_more_members(app, crew, cl
         rate_current(newcomer, 3, newcomer.get("/study?card=beta-view").text)
     after = count()
     assert (before[0], after[0]) == (2, 5)
-    assert after[1] == before[1] <= 7
+    assert after[1] == before[1] <= 7  # the holders, then compute_progress's at most six
+
+
+def test_a_refused_due_date_is_shown_again_as_typed_in_its_own_field(app, crew, clock):
+    """The clock reads 3 March 2025: a day that has passed is refused, and the page shows the
+    field that was sent with what was typed in it, the others with their stored dates."""
+    track, _ = build(crew)
+    assign(crew["lead"], crew.team_id, track, to="team", due="2025-03-07")
+    with app.app_context():
+        assignment = db.session.scalar(select(Assignment.id))
+    base = f"/teams/{crew.team_id}/tracks/{track}/assignments/{assignment}"
+    member2 = crew.ids["member2"]
+    refused = post(crew["lead"], f"{base}/edit", due="2025-02-01")
+    assert refused.status_code == 400 and "2025-02-01 has passed" in refused.text
+    assert f'id="adue-{assignment}" name="due" type="date" value="2025-02-01"' in refused.text
+    refused = post(crew["lead"], f"{base}/people/{member2}/due", due="2025-02-02")
+    assert refused.status_code == 400 and "2025-02-02 has passed" in refused.text
+    assert (f'id="pdue-{assignment}-{member2}" name="due" type="date" value="2025-02-02"'
+            in refused.text)
+    assert f'id="adue-{assignment}" name="due" type="date" value="2025-03-07"' in refused.text
+    member = crew.ids["member"]
+    assert f'id="pdue-{assignment}-{member}" name="due" type="date" value=""' in refused.text
+    with app.app_context():  # nothing was saved
+        assert db.session.scalar(select(Assignment.due_at)).date().isoformat() == "2025-03-07"
