@@ -7,7 +7,8 @@ others) scheduled by FSRS, with an attempt at every set step for most members. T
 process and interleaved, the lead's pages are served through the app: the dashboard (default
 order, and sorted by a step), its CSV, and a plain study page (GET /study) as the baseline.
 Each is printed as the median milliseconds per page and as a multiple of the study page, with
-the target of 300 ms per dashboard page.
+the target of 300 ms per dashboard page (the CSV, a download of every member at once, is
+printed beside them).
 
     python bench/teams.py [--members 200] [--rounds 15] [--seed 27]
 """
@@ -264,7 +265,9 @@ def main() -> None:
         p90 = sorted(values)[int(0.9 * (len(values) - 1))]
         print(f"{label:<28} {median * 1000:>8.1f} {p90 * 1000:>7.1f} {median / study:>7.1f}x "
               f"{cpu * 1000:>7.1f} {cpu / study_cpu:>7.1f}x {sizes[label] / 1024:>6.0f}")
-    dashboards = [label for label in times if "dashboard" in label]
+    # The target is the pages'; the CSV (every member at once, with a recall per step) is a
+    # download, printed beside them with its own figures.
+    dashboards = [label for label in times if "dashboard" in label and ".csv" not in label]
     worst = max(dashboards, key=lambda label: statistics.median(times[label]))
     wall, cpu = statistics.median(times[worst]), statistics.median(cpus[worst])
     print(f"slowest dashboard page ({worst}): wall {wall * 1000:.0f} ms, cpu {cpu * 1000:.0f} ms "
