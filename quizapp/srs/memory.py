@@ -91,17 +91,18 @@ def compute_curve(state: Mapping[str, object]) -> Curve | None:
 
 
 def read_curve(last: object, stability: object) -> Curve | None:
-    """The forgetting curve from a state's two fields as stored (the last review as ISO text,
-    the stability in days), read by a query without decoding the whole state; None when
-    either is missing (a new item), ValueError when either is not as review writes it."""
+    """The forgetting curve from a state's two fields as stored (the last review as ISO text
+    or an aware datetime, the stability in days), read by a query without decoding the whole
+    state; None when either is missing (a new item), ValueError when either is not as review
+    writes it."""
     if last is None or stability is None:
         return None
-    if (not isinstance(last, str) or isinstance(stability, bool)
+    if (not isinstance(last, str | datetime) or isinstance(stability, bool)
             or not isinstance(stability, int | float)
             or not (math.isfinite(stability) and stability > 0)):
         raise ValueError("scheduling state needs a last review and a finite positive stability")
     try:
-        last_review = datetime.fromisoformat(last)
+        last_review = datetime.fromisoformat(last) if isinstance(last, str) else last
         if last_review.tzinfo is not UTC:  # review writes UTC; another zone is converted
             last_review = canonicalize_utc(last_review, "state last_review")
     except (TypeError, ValueError) as exc:

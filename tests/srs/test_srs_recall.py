@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from fsrs import Card, Scheduler
@@ -45,3 +45,30 @@ def test_a_damaged_state_is_refused(change):
     state = {**srs.review(srs.new_state(T0), 3, T0).state, **change}
     with pytest.raises(ValueError):
         srs.compute_recall(state, T0 + timedelta(days=3))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_curve_read_from_the_two_fields_projects_as_the_state_does(seed):
+    """read_curve takes the last review as the state's ISO text or as a database's aware
+    datetime (in any zone), and gives the state's own recall at every moment."""
+    elsewhere = timezone(timedelta(hours=-5))
+    for state, moment in histories(seed, 30):
+        if state.get("stability") is None:
+            assert srs.read_curve(state.get("last_review"), None) is None
+            continue
+        last = datetime.fromisoformat(state["last_review"])
+        expected = srs.compute_recall(state, moment)
+        for form in (state["last_review"], last, last.astimezone(elsewhere)):
+            curve = srs.read_curve(form, state["stability"])
+            assert curve is not None and curve.last_review.tzinfo is UTC
+            assert curve.recall_at(moment) == expected
+            assert curve.recall_at(moment.astimezone(elsewhere)) == expected
+
+
+@pytest.mark.parametrize(("last", "stability"), [
+    (datetime(2025, 6, 1, 8), 3.0),  # naive: no instant
+    ("2025-06-01T08:00:00+00:00", 0.0), ("2025-06-01T08:00:00+00:00", float("inf")),
+    ("2025-06-01T08:00:00+00:00", "3"), (20250601, 3.0)])
+def test_a_curve_from_fields_not_as_review_writes_them_is_refused(last, stability):
+    with pytest.raises(ValueError):
+        srs.read_curve(last, stability)
