@@ -126,6 +126,19 @@ def refuse(team_id: int, track_id: int, message: str, status: int = 400, **forms
     return render_manage(team_id, track_id, status=status, problem=message, **forms)
 
 
+def refuse_error(exc: ServiceError, team_id: int, track_id: int, **forms):
+    """The track's page again with the service's refusal; a 404 (no such step, assignment or
+    person here) is raised on, answered as the app answers any."""
+    if exc.status == 404:
+        raise exc
+    return refuse(team_id, track_id, exc.message, exc.status, **forms)
+
+
+def to_assignments(team_id: int, track_id: int):
+    return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id,
+                            _anchor="assignments"), 303)
+
+
 @bp.route(f"{TEAM}/tracks/new", methods=["GET"])
 @login_required
 def new(team_id: int):
@@ -267,9 +280,7 @@ def edit_step(team_id: int, track_id: int, step_id: int):
                             title=form.title.data or "", pass_mark=form.pass_mark.data,
                             due_at=read_due(form.due.data))
     except ServiceError as exc:
-        if exc.status == 404:
-            raise
-        return refuse(team_id, track_id, exc.message, exc.status, edit_typed=typed)
+        return refuse_error(exc, team_id, track_id, edit_typed=typed)
     flash("Step saved.", "info")
     return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id, _anchor="steps"),
                     303)
@@ -316,8 +327,7 @@ def assign(team_id: int, track_id: int):
     except ServiceError as exc:
         return refuse(team_id, track_id, exc.message, exc.status, assign_form=form)
     flash("Track assigned: its members see it on their home page and the team's page.", "info")
-    return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id,
-                            _anchor="assignments"), 303)
+    return to_assignments(team_id, track_id)
 
 
 @bp.route(f"{ASSIGNMENT}/edit", methods=["POST"])
@@ -331,13 +341,10 @@ def edit_assignment(team_id: int, track_id: int, assignment_id: int):
         service.update_assignment(db.session, current_user, team_id, track_id, assignment_id,
                                   read_due(form.due.data))
     except ServiceError as exc:
-        if exc.status == 404:
-            raise
-        return refuse(team_id, track_id, exc.message, exc.status,
-                      due_typed=read_typed_due(f"adue-{assignment_id}"))
+        return refuse_error(exc, team_id, track_id,
+                            due_typed=read_typed_due(f"adue-{assignment_id}"))
     flash("Due date saved.", "info")
-    return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id,
-                            _anchor="assignments"), 303)
+    return to_assignments(team_id, track_id)
 
 
 @bp.route(f"{ASSIGNMENT}/delete", methods=["POST"])
@@ -345,8 +352,7 @@ def edit_assignment(team_id: int, track_id: int, assignment_id: int):
 def remove_assignment(team_id: int, track_id: int, assignment_id: int):
     service.remove_assignment(db.session, current_user, team_id, track_id, assignment_id)
     flash("Assignment removed. What its members did stays in their own history.", "info")
-    return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id,
-                            _anchor="assignments"), 303)
+    return to_assignments(team_id, track_id)
 
 
 @bp.route(f"{PERSON}/due", methods=["POST"])
@@ -362,14 +368,11 @@ def person_due(team_id: int, track_id: int, assignment_id: int, user_id: int):
         name = service.set_person_due(db.session, current_user, team_id, track_id,
                                       assignment_id, user_id, due)
     except ServiceError as exc:
-        if exc.status == 404:
-            raise
-        return refuse(team_id, track_id, exc.message, exc.status,
-                      due_typed=read_typed_due(f"pdue-{assignment_id}-{user_id}"))
+        return refuse_error(exc, team_id, track_id,
+                            due_typed=read_typed_due(f"pdue-{assignment_id}-{user_id}"))
     flash(f"{name} now has their own due date." if due else
           f"{name} has the assignment's due date again.", "info")
-    return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id,
-                            _anchor="assignments"), 303)
+    return to_assignments(team_id, track_id)
 
 
 @bp.route(f"{PERSON}/delete", methods=["POST"])
@@ -380,12 +383,9 @@ def unassign(team_id: int, track_id: int, assignment_id: int, user_id: int):
         service.unassign_person(db.session, current_user, team_id, track_id, assignment_id,
                                 user_id)
     except ServiceError as exc:
-        if exc.status == 404:
-            raise
-        return refuse(team_id, track_id, exc.message, exc.status)
+        return refuse_error(exc, team_id, track_id)
     flash("Taken off the assignment. What they did stays in their own history.", "info")
-    return redirect(url_for("tracks.show", team_id=team_id, track_id=track_id,
-                            _anchor="assignments"), 303)
+    return to_assignments(team_id, track_id)
 
 
 # --- a member's work --------------------------------------------------------------------------
