@@ -70,7 +70,7 @@ def build(instance: str, members: int, seed: int) -> dict:
     from flask_migrate import upgrade
     from sqlalchemy import insert, select
 
-    from quizapp import create_app, puzzles
+    from quizapp import create_app, puzzles, srs
     from quizapp.content import load_cards, load_concepts
     from quizapp.extensions import db
     from quizapp.models import (
@@ -179,6 +179,7 @@ def build(instance: str, members: int, seed: int) -> dict:
                         "version_after": entry["version"], "fsrs_log": entry["log"]})
                 final = history[-1]
                 state_rows.append({"user_id": uid, "item_id": item_id, "state": final["after"],
+                                   "stability": srs.state_stability(final["after"]),
                                    "due": final["due"], "version": final["version"],
                                    "reps": len(history), "learning": False,
                                    "last_reviewed_at": final["at"]})

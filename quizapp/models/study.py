@@ -34,6 +34,9 @@ class ReviewState(db.Model):
         Index("ix_review_state_user_id_due_id", "user_id", "due", "id"),
         # A user's due learning steps, shown once the review limit holds the reviews back.
         Index("ix_review_state_user_id_learning_due_id", "user_id", "learning", "due", "id"),
+        # Members' forgetting curves (a lead's dashboard) read from the index alone.
+        Index("ix_review_state_user_id_item_id_curve", "user_id", "item_id", "last_reviewed_at",
+              "stability"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -47,6 +50,9 @@ class ReviewState(db.Model):
     # over the daily review limit, as Anki shows its intraday learning cards.
     learning: Mapped[bool] = mapped_column(default=False, server_default=false())
     last_reviewed_at: Mapped[datetime | None]
+    # The state's own "stability" (srs.state_stability), kept beside it by every write of the
+    # state so that a forgetting curve is read without extracting it from the JSON.
+    stability: Mapped[float | None]
 
     item: Mapped[Item] = relationship()
 

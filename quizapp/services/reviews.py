@@ -188,7 +188,8 @@ def undo_review(session: Session, user: StudyUser, review_id: int, now: datetime
         assert review.state_before is not None
         changed = _count_rows(session.execute(
             update(ReviewState).where(*row_filter)
-            .values(state=review.state_before, due=review.due_before,
+            .values(state=review.state_before,
+                    stability=srs.state_stability(review.state_before), due=review.due_before,
                     learning=srs.is_learning(review.state_before),
                     last_reviewed_at=review.last_reviewed_before, reps=ReviewState.reps - 1,
                     version=state_row.version + 1)

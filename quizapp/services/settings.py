@@ -179,7 +179,8 @@ _SCHEDULED = (select(_STATE.c.id, _STATE.c.version, _STATE.c.state,
               .where(_STATE.c.user_id == bindparam("user_id"), _STATE.c.learning.is_(False)))
 _MOVE_DUE = (update(_STATE)
              .where(_STATE.c.id == bindparam("row_id"), _STATE.c.version == bindparam("seen"))
-             .values(state=bindparam("new_state"), due=bindparam("new_due")))
+             .values(state=bindparam("new_state"), stability=bindparam("new_stability"),
+                     due=bindparam("new_due")))
 
 
 def count_past_cap(session: Session, user_id: int, maximum_interval_days: int,
@@ -203,6 +204,6 @@ def bring_forward_dues(session: Session, user_id: int, maximum_interval_days: in
             state, due = capped
             changed = session.connection().execute(_MOVE_DUE, {
                 "row_id": row.id, "seen": row.version, "new_state": state,
-                "new_due": due}).rowcount
+                "new_stability": srs.state_stability(state), "new_due": due}).rowcount
             moved += changed if row.comes_back else 0
     return moved

@@ -24,6 +24,7 @@ from quizapp.srs.scheduling import (
     preview_intervals,
     review,
     state_due,
+    state_stability,
     validate_desired_retention,
     validate_maximum_interval,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "preview_intervals",
     "review",
     "state_due",
+    "state_stability",
     "suggest_rating",
     "validate_desired_retention",
     "validate_maximum_interval",

@@ -145,6 +145,17 @@ def is_learning(state: Mapping[str, object]) -> bool:
     return _card_from_state(state).state != State.Review
 
 
+def state_stability(state: Mapping[str, object]) -> float | None:
+    """The stability in days that ``state`` holds, None before its first rating: the value
+    review_state keeps beside the state, so a forgetting curve is read without the JSON."""
+    stability = state.get("stability")
+    if stability is None:
+        return None
+    if isinstance(stability, bool) or not isinstance(stability, int | float):
+        raise ValueError(f"scheduling state stability must be a number, got {stability!r}")
+    return float(stability)
+
+
 def state_due(state: Mapping[str, object]) -> datetime:
     """When the item described by ``state`` is due, as a timezone-aware UTC datetime."""
     return _card_from_state(state).due

@@ -16,6 +16,7 @@ from quizapp.srs import (
     preview_intervals,
     review,
     state_due,
+    state_stability,
 )
 
 NOW = datetime(2024, 1, 1, 9, 0, tzinfo=UTC)
@@ -102,6 +103,17 @@ def test_new_state_shape_and_helpers():
     reviewed = review(state, 3, NOW).state
     assert not is_new(reviewed)
     assert state_due(reviewed) == NOW + timedelta(minutes=10)
+
+
+def test_state_stability_is_the_states_own_as_a_float():
+    """What review_state keeps in its stability column: None before the first rating."""
+    assert state_stability(new_state(NOW)) is None
+    reviewed = review(new_state(NOW), 3, NOW).state
+    assert state_stability(reviewed) == reviewed["stability"] > 0
+    assert state_stability({**reviewed, "stability": 12}) == 12.0
+    for wrong in (True, "2.5", [2.5]):
+        with pytest.raises(ValueError, match="stability must be a number"):
+            state_stability({**reviewed, "stability": wrong})
 
 
 def states_in_every_phase():

@@ -20,7 +20,7 @@ from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
 from webtest_support import MIGRATIONS
 
-from quizapp import create_app
+from quizapp import create_app, srs
 from quizapp.extensions import db
 
 APP_TABLES = {"user", "login_attempt", "login_session", "registration_attempt", "item", "card",
@@ -169,6 +169,42 @@ def test_the_learning_flags_are_filled_from_the_stored_fsrs_states(
     with db.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT learning FROM review_state")).scalar_one() == learning
         assert conn.execute(sa.text("SELECT was_review FROM review")).scalar_one() == was_review
+
+
+def test_the_stability_is_filled_from_the_stored_fsrs_states(empty_app):
+    """Each stored state's stability becomes its column (NULL for one without a stability), and
+    the index the dashboard's forgetting curves read comes with it; downgrading drops both."""
+    upgrade(directory=MIGRATIONS, revision="b8e4f2a6d1c3")
+    moment = datetime(2025, 3, 3, 9, 0, tzinfo=UTC)
+    first = srs.review(srs.new_state(moment), 3, moment).state
+    later = srs.review(first, 4, srs.state_due(first)).state
+    states = [first, later, srs.new_state(moment), {**later, "stability": 12}]
+    inserted: dict[str, list[dict]] = {}
+    counter = [0]
+    with db.engine.begin() as conn:
+        for state in states:  # each with a user and an item of its own
+            insert_sample_rows(conn, inserted, counter)
+            conn.execute(sa.text("UPDATE review_state SET state = :state WHERE id = :id")
+                         .bindparams(sa.bindparam("state", state, type_=sa.JSON),
+                                     id=inserted["review_state"][-1]["id"]))
+    upgrade(directory=MIGRATIONS, revision="d9a4c1e7f3b5")
+    with db.engine.connect() as conn:
+        filled = dict(conn.execute(sa.text("SELECT id, stability FROM review_state")).all())
+    expected = [state.get("stability") for state in states]
+    assert [filled[row["id"]] for row in inserted["review_state"]] == [
+        None if value is None else pytest.approx(value, rel=1e-15) for value in expected]
+    assert expected[0] is not None and expected[0] != expected[1] and expected[2] is None
+    indexes = {index["name"]: index["column_names"]
+               for index in sa.inspect(db.engine).get_indexes("review_state")}
+    assert indexes["ix_review_state_user_id_item_id_curve"] == [
+        "user_id", "item_id", "last_reviewed_at", "stability"]
+    downgrade(directory=MIGRATIONS, revision="b8e4f2a6d1c3")
+    inspector = sa.inspect(db.engine)
+    assert "stability" not in {column["name"] for column in inspector.get_columns("review_state")}
+    assert "ix_review_state_user_id_item_id_curve" not in {
+        index["name"] for index in inspector.get_indexes("review_state")}
+    with db.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM review_state")).scalar_one() == 4
 
 
 def test_the_time_zone_replaces_the_offset_and_keeps_each_accounts_day_boundary(empty_app):

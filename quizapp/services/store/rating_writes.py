@@ -46,9 +46,10 @@ INSERT_REVIEW = insert(_REVIEW_TABLE)
 UPDATE_STATE = (update(_STATE_TABLE)
                 .where(_STATE_TABLE.c.id == bindparam("row_id"),
                        _STATE_TABLE.c.version == bindparam("seen_version"))
-                .values(state=bindparam("new_state"), due=bindparam("new_due"),
-                        learning=bindparam("learning"), version=bindparam("version_after"),
-                        reps=_STATE_TABLE.c.reps + 1, last_reviewed_at=bindparam("now")))
+                .values(state=bindparam("new_state"), stability=bindparam("new_stability"),
+                        due=bindparam("new_due"), learning=bindparam("learning"),
+                        version=bindparam("version_after"), reps=_STATE_TABLE.c.reps + 1,
+                        last_reviewed_at=bindparam("now")))
 # The settings, read again in the write transaction: a Settings save may have changed them
 # since the request read the user, and one that lowered the maximum interval and brought the
 # dues forward must not be followed by a due past it. On PostgreSQL the read comes first and
@@ -65,8 +66,8 @@ LOCK_USER = select(User.id).where(User.id == bindparam("user_id")).with_for_upda
 RESCHEDULE_STATE = (update(_STATE_TABLE)
                     .where(_STATE_TABLE.c.user_id == bindparam("owner_id"),
                            _STATE_TABLE.c.item_id == bindparam("rated_item_id"))
-                    .values(state=bindparam("new_state"), due=bindparam("new_due"),
-                            learning=bindparam("learning")))
+                    .values(state=bindparam("new_state"), stability=bindparam("new_stability"),
+                            due=bindparam("new_due"), learning=bindparam("learning")))
 LOAD_UNDOS = (select(User.undo_count, User.last_undo_item_id)
               .where(User.id == bindparam("user_id")))
 
@@ -95,7 +96,8 @@ def apply_review(session: Session, state_id: int | None,
         try:
             connection.execute(INSERT_STATE, {
                 "user_id": review_row["user_id"], "item_id": review_row["item_id"],
-                "state": result.state, "due": result.due, "learning": srs.is_learning(result.state),
+                "state": result.state, "stability": srs.state_stability(result.state),
+                "due": result.due, "learning": srs.is_learning(result.state),
                 "version": version_after, "reps": 1, "last_reviewed_at": now})
         except IntegrityError:
             session.rollback()
@@ -109,8 +111,9 @@ def apply_review(session: Session, state_id: int | None,
     else:
         changed = connection.execute(UPDATE_STATE, {
             "row_id": state_id, "seen_version": version_after - 1, "new_state": result.state,
-            "new_due": result.due, "learning": srs.is_learning(result.state),
-            "version_after": version_after, "now": now}).rowcount
+            "new_stability": srs.state_stability(result.state), "new_due": result.due,
+            "learning": srs.is_learning(result.state), "version_after": version_after,
+            "now": now}).rowcount
         if changed != 1:
             session.rollback()
             raise Conflict(STALE_MESSAGE)
@@ -119,8 +122,8 @@ def apply_review(session: Session, state_id: int | None,
         result = schedule(stored)
         connection.execute(RESCHEDULE_STATE, {
             "owner_id": review_row["user_id"], "rated_item_id": review_row["item_id"],
-            "new_state": result.state, "new_due": result.due,
-            "learning": srs.is_learning(result.state)})
+            "new_state": result.state, "new_stability": srs.state_stability(result.state),
+            "new_due": result.due, "learning": srs.is_learning(result.state)})
     inserted = connection.execute(INSERT_REVIEW, {
         **review_row, "state_after": result.state, "due_after": result.due,
         "fsrs_log": result.log}).inserted_primary_key
