@@ -169,6 +169,11 @@ def load_dashboard(session: Session, user: StudyUser, team_id: int, now: datetim
                 if user_id in detailed or (user_id in readiness and not per_concept):
                     continue
                 # The curves hold every state of the member's (an absent item: never reviewed).
+                if not per_concept:  # the sort's figure only
+                    readiness[user_id] = teams.compute_mean_readiness(
+                        track_items, curves.get(user_id, {}),
+                        teams.compute_recall_moment(holders[user_id].due_at, now))
+                    continue
                 readiness[user_id] = teams.compute_readiness(
                     track_items, {}, teams.compute_recall_moment(holders[user_id].due_at, now),
                     known.setdefault(user_id, {}), per_concept=per_concept,
@@ -255,15 +260,15 @@ def _load_items(session: Session, steps: Sequence[Step]) -> _Items:
 def _load_curves(session: Session, user_ids: Sequence[int], item_ids: Sequence[int]
                  ) -> dict[int, dict[int, srs.Curve | None]]:
     """user id -> item id -> the forgetting curve of the member's FSRS state of the item, from
-    the two fields of it the curve reads (srs.read_curve): a team's thousands of states are
-    not decoded whole. An item with no state is absent (never reviewed)."""
+    the two columns that keep its last review and stability beside the state, read from an
+    index alone (srs.read_curve): a team's thousands of states are not decoded. An item with
+    no state is absent (never reviewed)."""
     curves: dict[int, dict[int, srs.Curve | None]] = {}
     if not user_ids or not item_ids:
         return curves
     for user_id, item_id, stability, last_review in read_rows(session,
-            select(ReviewState.user_id, ReviewState.item_id,
-                   ReviewState.state["stability"].as_float(),
-                   ReviewState.state["last_review"].as_string())
+            select(ReviewState.user_id, ReviewState.item_id, ReviewState.stability,
+                   ReviewState.last_reviewed_at)
             .where(ReviewState.user_id.in_(sorted(user_ids)),
                    ReviewState.item_id.in_(list(item_ids)))):
         curves.setdefault(user_id, {})[item_id] = teams.read_curve(last_review, stability)

@@ -17,6 +17,7 @@ from quizapp.teams.heatmap import (
 )
 from quizapp.teams.readiness import (
     Readiness,
+    compute_mean_readiness,
     compute_readiness,
     compute_recall,
     compute_recall_moment,
@@ -49,6 +50,6 @@ __all__ = [
     "CSV_HEADER", "DEFAULT_SORT", "DONE", "DUE", "GONE", "OPEN", "OVERDUE", "PAGE_SIZE", "SORT_COLUMNS", "STEP_COLUMN",
     "AccuracyGrid", "Member", "MemberRow", "Outcome", "Page", "Readiness", "Sort", "Step", "StepResult",
     "Tally", "build_rows", "canonicalize_sort", "compute_accuracy", "compute_bucket",
-    "compute_common_dues", "compute_csv_rows", "compute_page", "compute_readiness", "compute_recall", "compute_recall_moment",
+    "compute_common_dues", "compute_csv_rows", "compute_mean_readiness", "compute_page", "compute_readiness", "compute_recall", "compute_recall_moment",
     "format_csv", "read_curve", "render_heatmap_svg", "sort_rows",
 ]

@@ -126,3 +126,23 @@ def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
                      recall=total / items if items else None,
                      by_concept={concept: sums[concept] / counts[concept]
                                  for concept in sorted(sums)})
+
+
+def compute_mean_readiness(item_ids: Iterable[int], curves: Mapping[int, srs.Curve | None],
+                           at: datetime) -> Readiness:
+    """compute_readiness without the means per concept, from curves already read (item id ->
+    curve; absent or None: never reviewed or unreadable), keeping nothing for later calls:
+    what sorting a whole team by recall needs of each member, and no more."""
+    try:
+        moment: datetime | None = srs.canonicalize_utc(at)
+    except ValueError:
+        moment = None
+    total, studied, items = 0.0, 0, 0
+    for item_id in item_ids:  # the same order as compute_readiness: the same float sum
+        items += 1
+        curve = curves.get(item_id)
+        if curve is not None and moment is not None:
+            total += curve.recall_at(moment)
+            studied += 1
+    return Readiness(at=at, items=items, studied=studied,
+                     recall=total / items if items else None, by_concept={})

@@ -6,7 +6,8 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from quizapp import srs
-from quizapp.teams import compute_readiness
+from quizapp.teams import compute_mean_readiness, compute_readiness
+from quizapp.teams.readiness import compute_curve
 
 T0 = datetime(2026, 3, 2, 10, tzinfo=UTC)
 
@@ -65,3 +66,18 @@ def test_shared_memory_gives_the_per_cell_figures_on_generated_members():
             recall, studied, by_concept = old_readiness(step_items, states, at)
             assert (ready.recall, ready.studied, dict(ready.by_concept)) == (
                 recall, studied, by_concept)
+
+
+def test_the_mean_alone_is_readinesss_own_to_the_last_bit():
+    """The sort's lean figure (compute_mean_readiness, from curves) equals compute_readiness's
+    without means per concept, float for float, on generated members."""
+    rng = random.Random(20261203)
+    for _ in range(80):
+        items, states = generated_member(rng)
+        curves = {item: compute_curve(state) for item, state in states.items()}
+        at = T0 + timedelta(days=rng.randint(-30, 200), hours=rng.randint(0, 23))
+        full = compute_readiness(items, states, at, per_concept=False)
+        lean = compute_mean_readiness(items, curves, at)
+        assert (lean.recall, lean.studied, lean.items, lean.at) == (
+            full.recall, full.studied, full.items, full.at)
+        assert lean.by_concept == {} and full.by_concept == {}
