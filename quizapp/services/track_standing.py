@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Integer, and_, column, func, or_, select, tuple_, update, values
+from sqlalchemy import and_, func, or_, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from quizapp.models import (
@@ -223,27 +223,33 @@ def _count_step_reviews(session: Session, cohorts: Cohorts,
                         ) -> dict[tuple[int, int], tuple[int, datetime | None]]:
     """(user id, step id) -> (how many of the step's items they reviewed since their start,
     the last such review). The review state keeps each (user, item)'s last review (a rating
-    sets it, an undo puts the one before back): one row a pair, found on its unique index.
-    An item listed twice in a step counts twice, as the step requires it twice."""
+    sets it, an undo puts the one before back): one row a pair, read from the index that
+    holds its time, since the earliest start; each row then counts for every step of the
+    member's track holding its item, if it came after their start there. An item listed
+    twice in a step counts twice, as the step requires it twice."""
     if not cohorts or not step_items:
         return {}
-    step_item = values(column("track_id", Integer), column("step_id", Integer),
-                       column("item_id", Integer), name="step_item").data(
-        list(step_items)).cte("step_item")
-    users = sorted({user for members in cohorts.values() for user in members})
-    since = or_(*(and_(step_item.c.track_id == track_id, ReviewState.user_id.in_(members),
-                       ReviewState.last_reviewed_at >= start)
-                  for (track_id, start), members in cohorts.items()))
-    found: dict[tuple[int, int], tuple[int, datetime | None]] = {}
-    for user_id, step_id, count, last in read_rows(session,
-            select(ReviewState.user_id, step_item.c.step_id, func.count(),
-                   func.max(ReviewState.last_reviewed_at))
-            .select_from(step_item)
-            .join(ReviewState, ReviewState.item_id == step_item.c.item_id)
-            .where(ReviewState.user_id.in_(users), since)
-            .group_by(ReviewState.user_id, step_item.c.step_id)):
-        found[(user_id, step_id)] = (count, last)
-    return found
+    start_of = {(user, track_id): start for (track_id, start), members in cohorts.items()
+                for user in members}
+    steps_of: dict[int, list[tuple[int, int]]] = {}  # item id -> (track id, step id), repeated
+    for track_id, step_id, item_id in step_items:
+        steps_of.setdefault(item_id, []).append((track_id, step_id))
+    counts: dict[tuple[int, int], int] = {}
+    lasts: dict[tuple[int, int], datetime] = {}
+    for user_id, item_id, last in read_rows(session,
+            select(ReviewState.user_id, ReviewState.item_id, ReviewState.last_reviewed_at)
+            .where(ReviewState.user_id.in_(sorted({user for user, _ in start_of})),
+                   ReviewState.item_id.in_(sorted(steps_of)),
+                   ReviewState.last_reviewed_at >= min(start for _, start in cohorts))):
+        for track_id, step_id in steps_of[item_id]:
+            start = start_of.get((user_id, track_id))
+            if start is None or last is None or last < start:
+                continue
+            key = (user_id, step_id)
+            counts[key] = counts.get(key, 0) + 1
+            if key not in lasts or lasts[key] < last:
+                lasts[key] = last
+    return {key: (count, lasts[key]) for key, count in counts.items()}
 
 
 def _sum_set_attempts(session: Session, cohorts: Cohorts, set_steps: dict[int, list[int]]
