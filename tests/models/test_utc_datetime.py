@@ -29,6 +29,8 @@ def table():
     ("2025-05-06 07:08:09", MOMENT.replace(microsecond=0)),  # CURRENT_TIMESTAMP's form
     ("2025-05-06T07:08:09.12", MOMENT),
     ("2025-05-06T09:08:09.120000+02:00", MOMENT),  # a zone, as raw SQL may have stored it
+    ("2025-05-06T07:08:09.12Z", MOMENT),
+    ("2025-05-06", MOMENT.replace(hour=0, minute=0, second=0, microsecond=0)),  # a bare date
 ])
 def test_stored_text_is_read_as_aware_utc(table, stored, expected):
     connection, times = table
