@@ -258,7 +258,7 @@ def sort_rows(rows: Iterable[MemberRow], sort: Sort = DEFAULT_SORT) -> list[Memb
 
 # --- pages ---------------------------------------------------------------------------------
 
-PAGE_SIZE = 50  # members per dashboard page: the heat map and tables stay readable and quick
+PAGE_SIZE = 25  # members per dashboard page: the heat map and tables stay readable and quick
 
 
 @dataclass(frozen=True)

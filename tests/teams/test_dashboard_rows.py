@@ -166,12 +166,12 @@ def test_an_unknown_status_is_refused():
 
 
 @pytest.mark.parametrize(("count", "text", "expected"), [
-    (0, None, Page(1, 1, 0, 0)), (50, None, Page(1, 1, 0, 50)), (51, "2", Page(2, 2, 50, 51)),
-    (200, "4", Page(4, 4, 150, 200)), (200, "9", Page(4, 4, 150, 200)),
-    (200, "0", Page(1, 4, 0, 50)), (200, "-2", Page(1, 4, 0, 50)), (200, "x", Page(1, 4, 0, 50)),
-    (200, "３", Page(1, 4, 0, 50)), (200, "9" * 40, Page(1, 4, 0, 50)),
+    (0, None, Page(1, 1, 0, 0)), (25, None, Page(1, 1, 0, 25)), (26, "2", Page(2, 2, 25, 26)),
+    (200, "8", Page(8, 8, 175, 200)), (200, "9", Page(8, 8, 175, 200)),
+    (200, "0", Page(1, 8, 0, 25)), (200, "-2", Page(1, 8, 0, 25)), (200, "x", Page(1, 8, 0, 25)),
+    (200, "３", Page(1, 8, 0, 25)), (200, "9" * 40, Page(1, 8, 0, 25)),
 ])
-def test_pages_of_fifty_members(count, text, expected):
+def test_pages_of_twenty_five_members(count, text, expected):
     assert compute_page(count, text) == expected
 
 

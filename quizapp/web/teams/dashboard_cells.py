@@ -1,6 +1,6 @@
 """The dashboard's three grids, a row's cells at a time, as HTML built in Python.
 
-A page of 50 members holds about 5,000 cells (a step's standing, a concept's accuracy, a
+A page of 50 members held about 5,000 cells (a step's standing, a concept's accuracy, a
 concept's predicted recall). Through Jinja each cost a dozen attribute lookups and escapes:
 70 ms of a page, more than its queries. The markup is the template's as it was, with every
 text from a person (none reaches here but numbers and fixed words) escaped all the same.
