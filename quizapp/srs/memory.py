@@ -95,6 +95,11 @@ def read_curve(last: object, stability: object) -> Curve | None:
     or an aware datetime, the stability in days), read by a query without decoding the whole
     state; None when either is missing (a new item), ValueError when either is not as review
     writes it."""
+    # The usual case from the columns, checked in the fewest steps: a finite positive float
+    # (NaN fails both comparisons) and a UTC datetime. A team's dashboard reads 18,000.
+    if type(stability) is float and 0.0 < stability < math.inf and type(last) is datetime \
+            and last.tzinfo is UTC:
+        return Curve(last, stability)
     if last is None or stability is None:
         return None
     if (not isinstance(last, str | datetime) or isinstance(stability, bool)

@@ -68,7 +68,8 @@ def test_a_curve_read_from_the_two_fields_projects_as_the_state_does(seed):
 @pytest.mark.parametrize(("last", "stability"), [
     (datetime(2025, 6, 1, 8), 3.0),  # naive: no instant
     ("2025-06-01T08:00:00+00:00", 0.0), ("2025-06-01T08:00:00+00:00", float("inf")),
-    ("2025-06-01T08:00:00+00:00", "3"), (20250601, 3.0)])
+    ("2025-06-01T08:00:00+00:00", "3"), (20250601, 3.0),
+    (T0, float("nan")), (T0, float("inf")), (T0, -1.0), (T0, 0.0)])  # as columns give them
 def test_a_curve_from_fields_not_as_review_writes_them_is_refused(last, stability):
     with pytest.raises(ValueError):
         srs.read_curve(last, stability)
