@@ -64,6 +64,15 @@ def compute_curve(state: Mapping[str, object] | None) -> srs.Curve | None:
         return None  # a damaged state: no prediction rather than a broken dashboard
 
 
+def _read_moment(at: datetime) -> datetime | None:
+    """``at`` in UTC, converted once for all of a member's items; None for a moment fsrs
+    cannot read (naive): no prediction, as for a damaged state."""
+    try:
+        return srs.canonicalize_utc(at)
+    except ValueError:
+        return None
+
+
 _UNSEEN: Any = object()  # not looked up yet (None is a real answer: never reviewed)
 
 
@@ -96,10 +105,7 @@ def compute_readiness(item_concepts: Mapping[int, Iterable[str]],
     at other moments (a step's due): each state is read once, whatever the moments."""
     known = {} if known is None else known
     curves = {} if curves is None else curves
-    try:
-        moment: datetime | None = srs.canonicalize_utc(at)
-    except ValueError:
-        moment = None  # a moment fsrs cannot read (naive): no prediction, as for a damaged state
+    moment = _read_moment(at)
     sums: dict[str, float] = {}
     counts: dict[str, int] = {}
     total, studied = 0.0, 0
@@ -133,10 +139,7 @@ def compute_mean_readiness(item_ids: Iterable[int], curves: Mapping[int, srs.Cur
     """compute_readiness without the means per concept, from curves already read (item id ->
     curve; absent or None: never reviewed or unreadable), keeping nothing for later calls:
     what sorting a whole team by recall needs of each member, and no more."""
-    try:
-        moment: datetime | None = srs.canonicalize_utc(at)
-    except ValueError:
-        moment = None
+    moment = _read_moment(at)
     total, studied, items = 0.0, 0, 0
     for item_id in item_ids:  # the same order as compute_readiness: the same float sum
         items += 1
